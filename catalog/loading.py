@@ -1,0 +1,62 @@
+"""Load the GPU facts of ``catalog/data/gpus.csv`` (a copy of the reference data) into the database."""
+import csv
+import re
+from decimal import Decimal
+from pathlib import Path
+
+from django.utils import timezone
+
+from .models import GPU
+
+GPUS_CSV = Path(__file__).resolve().parent / "data" / "gpus.csv"
+
+DECIMAL_FIELDS = (
+    "memory_gb", "bandwidth_gbs", "bf16_dense_tflops", "fp8_dense_tflops", "fp32_tflops", "fp64_tflops",
+    "fp64_tensor_tflops", "interconnect_gbs", "price_usd_per_hour",
+)
+INTEGER_FIELDS = ("max_power_w", "year")
+TEXT_FIELDS = ("vendor", "name", "architecture", "memory_type")
+# Text in words, stored as the English value; editors translate it in the admin.
+ENGLISH_TEXT_FIELDS = ("form_factor", "interconnect")
+RT_CORES = re.compile(r"^(?P<count>\d+)\s*\((?P<generation>\d+)(?:st|nd|rd|th) gen\)$")
+
+
+def gpu_values(row):
+    """The model field values of one CSV row; an empty cell is "not published" (None)."""
+    values = {field: Decimal(row[field]) if row[field] else None for field in DECIMAL_FIELDS}
+    values.update({field: int(row[field]) if row[field] else None for field in INTEGER_FIELDS})
+    values.update({field: row[field] for field in TEXT_FIELDS})
+    values.update({f"{field}_en": row[field] for field in ENGLISH_TEXT_FIELDS})
+    values["rt_cores"] = values["rt_core_generation"] = None
+    if row["rt_cores"]:
+        match = RT_CORES.match(row["rt_cores"].strip())
+        if not match:
+            raise ValueError(f"{row['slug']}: cannot read rt_cores {row['rt_cores']!r}")
+        values["rt_cores"] = int(match["count"])
+        values["rt_core_generation"] = int(match["generation"])
+    return values
+
+
+def read_gpus(path=GPUS_CSV):
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {row["slug"]: gpu_values(row) for row in csv.DictReader(handle)}
+
+
+def load_gpus(path=GPUS_CSV, *, reset=False):
+    """Create the GPUs that are missing; with ``reset``, also overwrite existing ones with the file.
+
+    Returns the number of GPUs created and updated."""
+    created = updated = 0
+    now = timezone.now()
+    for slug, values in read_gpus(path).items():
+        gpu = GPU.objects.filter(slug=slug).first()
+        if gpu is None:
+            GPU.objects.create(slug=slug, price_updated_at=now, **values)
+            created += 1
+        elif reset:
+            for field, value in values.items():
+                setattr(gpu, field, value)
+            gpu.price_updated_at = now
+            gpu.save()
+            updated += 1
+    return created, updated

@@ -1,0 +1,67 @@
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class GPU(models.Model):
+    """One GPU model with the vendor's published facts. A null number means "not published"."""
+
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    vendor = models.CharField(_("vendor"), max_length=40)
+    name = models.CharField(_("name"), max_length=80)
+    architecture = models.CharField(_("architecture"), max_length=60)
+    memory_gb = models.DecimalField(
+        _("memory"), max_digits=7, decimal_places=1, validators=[MinValueValidator(1)],
+        help_text=_("GPU memory in GB."),
+    )
+    memory_type = models.CharField(_("memory type"), max_length=40, blank=True)
+    bandwidth_gbs = models.DecimalField(
+        _("memory bandwidth"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("GB/s. Leave empty when not published."),
+    )
+    bf16_dense_tflops = models.DecimalField(
+        _("BF16 tensor"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("Dense TFLOPS, without sparsity."),
+    )
+    fp8_dense_tflops = models.DecimalField(
+        _("FP8 tensor"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("Dense TFLOPS, without sparsity."),
+    )
+    fp32_tflops = models.DecimalField(
+        _("FP32"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("TFLOPS."),
+    )
+    fp64_tflops = models.DecimalField(
+        _("FP64"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("TFLOPS."),
+    )
+    fp64_tensor_tflops = models.DecimalField(
+        _("FP64 tensor"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("TFLOPS."),
+    )
+    max_power_w = models.PositiveIntegerField(_("maximum power"), null=True, blank=True, help_text=_("Watts."))
+    form_factor = models.CharField(_("form factor"), max_length=80, blank=True)
+    interconnect = models.CharField(_("interconnect"), max_length=80, blank=True)
+    interconnect_gbs = models.DecimalField(
+        _("interconnect bandwidth"), max_digits=8, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=_("GB/s per GPU, bidirectional."),
+    )
+    rt_cores = models.PositiveIntegerField(
+        _("ray-tracing cores"), null=True, blank=True, help_text=_("Empty for GPUs without them."),
+    )
+    rt_core_generation = models.PositiveSmallIntegerField(_("ray-tracing core generation"), null=True, blank=True)
+    year = models.PositiveSmallIntegerField(_("year"), null=True, blank=True)
+    price_usd_per_hour = models.DecimalField(
+        _("price"), max_digits=8, decimal_places=2, null=True, blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Best live offer in USD per GPU-hour, before tax."),
+    )
+    price_updated_at = models.DateTimeField(_("price updated"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("GPU")
+        verbose_name_plural = _("GPUs")
+        ordering = ["vendor", "name"]
+
+    def __str__(self):
+        return self.name

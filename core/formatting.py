@@ -1,0 +1,62 @@
+"""Numbers, prices and model sizes in the active language's format, as the content deck writes them.
+
+Babel (CLDR) gives the digits and the currency patterns; the wrapping words ("desde", "≈ … mil M",
+"No publicado") are interface strings translated in ``locale/``. Every function formats for the
+language that is active (``django.utils.translation``), so a page renders in one language throughout.
+"""
+from decimal import Decimal
+from fractions import Fraction
+
+from babel.numbers import format_currency, format_decimal
+from django.utils.translation import get_language, gettext
+
+# Babel locale for each site language. Portuguese follows the deck: "US$ 8,99" is the pt-BR pattern.
+BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
+
+# CLDR's minimumGroupingDigits, which neither Babel nor Django applies: with 2, a number groups its
+# thousands only from five digits on (Spanish writes 6000 but 16.000).
+MINIMUM_GROUPING_DIGITS = {"es": 2}
+
+
+def babel_locale(language=None):
+    language = (language or get_language() or "en").split("-")[0]
+    return BABEL_LOCALES.get(language, BABEL_LOCALES["en"])
+
+
+def format_number(value):
+    """A number in the active language's digits, at most three decimals: 6000 (es), 6.000 (pt, de), 6,000 (en)."""
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / Decimal(value.denominator)
+    value = Decimal(value)
+    language = (get_language() or "en").split("-")[0]
+    locale = babel_locale(language)
+    if abs(value) < 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1):
+        return format_decimal(value, format="0.###", locale=locale)
+    return format_decimal(value, locale=locale)
+
+
+def format_quantity(value, unit):
+    """A number with its unit: "288 GB", "1.307 TFLOPS"."""
+    return f"{format_number(value)} {unit}"
+
+
+def format_price_per_hour(usd):
+    """The best offer for one GPU-hour: "desde 8,99 US$", "a partir de US$ 8,99", "ab 8,99 $"."""
+    price = format_currency(Decimal(usd), "USD", locale=babel_locale())
+    return gettext("from %(price)s") % {"price": price}
+
+
+def format_model_size(billions):
+    """A model size in billions of parameters: "≈ 10 mil M", "≈ 10 Mrd.", "≈ 10B"."""
+    if billions < 1:
+        return gettext("< 1B")
+    return gettext("≈ %(billions)sB") % {"billions": format_number(billions)}
+
+
+def format_tokens_per_second(tokens):
+    """A decode speed: "≈ 200 tokens/s"."""
+    return gettext("≈ %(tokens)s tokens/s") % {"tokens": format_number(tokens)}
+
+
+def not_published():
+    return gettext("Not published")

@@ -1,0 +1,21 @@
+from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import path
+
+from core import views as core_views
+from core.sitemaps import sitemap_xml
+from workloads import views as workload_views
+
+# Outside the language prefixes: the sitemap and the admin. Everything a visitor reads is inside.
+urlpatterns = [
+    path("sitemap.xml", sitemap_xml, name="sitemap"),
+    path(settings.ADMIN_URL, admin.site.urls),
+]
+urlpatterns += i18n_patterns(
+    path("", core_views.home, name="home"),
+    # Workload slugs are translated model fields, so this pattern comes last.
+    path("<slug:slug>/", workload_views.workload_detail, name="workload"),
+)
+
+handler404 = "core.views.page_not_found"

@@ -1,0 +1,81 @@
+"""An editor's change in the admin shows in every dependent cell, in every language."""
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import translation
+
+from catalog import sizing
+from catalog.models import GPU
+from core.formatting import format_model_size, format_number
+from workloads.models import Workload
+
+from .deck import squash
+from .html import Page
+
+
+@pytest.fixture
+def admin_client_logged_in(client, db):
+    user = get_user_model().objects.create_superuser("editor", "editor@example.com", "a-long-test-password")
+    client.force_login(user)
+    return client
+
+
+def change_form_data(gpu):
+    """Every field of the GPU's admin form as the browser would post it."""
+    data = {}
+    for field in GPU._meta.get_fields():
+        if not getattr(field, "editable", False) or field.auto_created or field.name in ("id",):
+            continue
+        value = getattr(gpu, field.attname, None)
+        data[field.name] = "" if value is None else value
+    data["price_updated_at_0"], data["price_updated_at_1"] = "2026-11-30", "12:00:00"
+    data.pop("price_updated_at", None)
+    return data
+
+
+def row_cells(client, workload, language, gpu_name):
+    page = Page(client.get(workload.get_absolute_url(language)).content.decode())
+    return next(row for row in page.table_cells() if squash(row[0]).startswith(squash(gpu_name)))
+
+
+def test_admin_memory_change_updates_every_dependent_cell_in_every_language(admin_client_logged_in, launch_content):
+    client = admin_client_logged_in
+    h100 = GPU.objects.get(slug="h100-sxm")
+    data = change_form_data(h100)
+    data["memory_gb"] = "120"
+    response = client.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    h100.refresh_from_db()
+    assert h100.memory_gb == Decimal("120")
+
+    expectations = {
+        # workload key: column position (after the GPU name) → (method, GPUs)
+        "llm-training": {5: ("full_adam", 1), 6: ("full_adam", 8)},
+        "fine-tuning": {3: ("qlora_4bit", 1), 4: ("lora_16bit", 1)},
+    }
+    for key, fits in expectations.items():
+        workload = Workload.objects.get(key=key)
+        for language in workload.page_languages():
+            cells = row_cells(client, workload, language, "H100 SXM")
+            with translation.override(language):
+                assert squash(cells[1]) == squash(f"{format_number(120)} GB")
+                for position, (method, gpus) in fits.items():
+                    want = format_model_size(sizing.largest_model_params(120, gpus, method))
+                    assert squash(cells[position]) == squash(want), (key, language, position)
+    # 120 GB × 0.8 ÷ 16 = 6 (was 4 at 80 GB); × 8 GPUs = 48 → 45.
+    assert squash(row_cells(client, Workload.objects.get(key="llm-training"), "es", "H100 SXM")[5]) == "≈6milM"
+    assert squash(row_cells(client, Workload.objects.get(key="llm-training"), "de", "H100 SXM")[6]) == "≈45Mrd."
+
+
+def test_admin_rejects_zero_memory_and_keeps_the_stored_value(admin_client_logged_in, launch_content):
+    client = admin_client_logged_in
+    h100 = GPU.objects.get(slug="h100-sxm")
+    data = change_form_data(h100)
+    data["memory_gb"] = "0"
+    response = client.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
+    assert response.status_code == 200
+    assert "errornote" in response.content.decode()
+    h100.refresh_from_db()
+    assert h100.memory_gb == Decimal("80")

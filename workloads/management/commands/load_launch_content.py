@@ -1,0 +1,25 @@
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from catalog.loading import load_gpus
+from workloads.loading import load_workloads
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the launch content (GPUs from catalog/data/gpus.csv, workloads and calls to action from "
+        "workloads/content/). Idempotent: creates what is missing and fills empty translations, leaving "
+        "editors' changes alone. --reset makes the database equal to the files."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--reset", action="store_true", help="Overwrite existing content with the files.")
+
+    @transaction.atomic
+    def handle(self, *args, reset=False, **options):
+        created, updated = load_gpus(reset=reset)
+        workloads = load_workloads(reset=reset)
+        self.stdout.write(
+            f"GPUs: {created} created, {updated} reset. Workloads: {len(workloads)} "
+            f"({sum(w.is_published for w in workloads)} published)."
+        )

@@ -1,0 +1,215 @@
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import GPU
+
+
+class WorkloadQuerySet(models.QuerySet):
+    def with_page_in(self, language):
+        """Workloads whose page is published in ``language``: published, with a slug and title there."""
+        return self.filter(is_published=True).exclude(
+            models.Q(**{f"slug_{language}__isnull": True}) | models.Q(**{f"slug_{language}": ""})
+            | models.Q(**{f"title_{language}__isnull": True}) | models.Q(**{f"title_{language}": ""})
+        )
+
+    def named_in(self, language):
+        """Workloads with a title in ``language``, published or not (for cross-links)."""
+        return self.exclude(
+            models.Q(**{f"title_{language}__isnull": True}) | models.Q(**{f"title_{language}": ""})
+        )
+
+
+class Workload(models.Model):
+    """A job visitors rent GPUs for, with its page: table, explainers, FAQs and cross-link summary."""
+
+    key = models.SlugField(
+        _("key"), max_length=60, unique=True,
+        help_text=_("Stable identifier in every language; the launch content files use it."),
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    is_published = models.BooleanField(_("published"), default=False)
+    slug = models.SlugField(_("URL slug"), max_length=80)
+    title = models.CharField(_("title"), max_length=160, help_text=_("The page's heading and the cross-link text."))
+    summary = models.CharField(_("summary"), max_length=200, blank=True, help_text=_("One line shown under cross-links."))
+    intro = models.TextField(_("introduction"), blank=True)
+    table_heading = models.CharField(_("table heading"), max_length=160, blank=True)
+    swipe_hint = models.CharField(_("swipe hint"), max_length=160, blank=True)
+    note = models.TextField(_("table note"), blank=True, help_text=_("The assumptions behind the table's numbers."))
+    matters_heading = models.CharField(_("'what matters' heading"), max_length=160, blank=True)
+    compare_label = models.CharField(_("comparison link text"), max_length=160, blank=True)
+    faq_heading = models.CharField(_("FAQ heading"), max_length=200, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = WorkloadQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("workload")
+        verbose_name_plural = _("workloads")
+        ordering = ["order", "key"]
+
+    def __str__(self):
+        return self.title or self.key
+
+    def page_languages(self):
+        """Languages this workload's page exists in, in the site's order."""
+        if not self.is_published:
+            return []
+        return [
+            code for code in language_codes()
+            if getattr(self, f"slug_{code}", None) and getattr(self, f"title_{code}", None)
+        ]
+
+    def get_absolute_url(self, language=None):
+        language = language or translation.get_language()
+        with translation.override(language):
+            return reverse("workload", kwargs={"slug": getattr(self, f"slug_{language}")})
+
+
+class WorkloadGPU(models.Model):
+    """A row of a workload's table."""
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="rows")
+    gpu = models.ForeignKey(GPU, on_delete=models.CASCADE, related_name="workload_rows", verbose_name=_("GPU"))
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        verbose_name = _("table row")
+        verbose_name_plural = _("table rows")
+        ordering = ["order", "id"]
+        constraints = [models.UniqueConstraint(fields=["workload", "gpu"], name="one_row_per_gpu")]
+
+    def __str__(self):
+        return f"{self.workload} · {self.gpu}"
+
+
+class WorkloadColumn(models.Model):
+    """A column of a workload's table: a GPU spec, or a number computed by a sizing rule."""
+
+    class Kind(models.TextChoices):
+        SPEC = "spec", _("GPU spec")
+        MODEL_FIT = "model_fit", _("largest model that fits")
+        DECODE_CEILING = "decode_ceiling", _("decode speed ceiling")
+        USABLE_MEMORY = "usable_memory", _("usable memory")
+
+    class Spec(models.TextChoices):
+        MEMORY_GB = "memory_gb", _("memory")
+        MEMORY_TYPE = "memory_type", _("memory type")
+        BANDWIDTH_GBS = "bandwidth_gbs", _("memory bandwidth")
+        BF16_DENSE_TFLOPS = "bf16_dense_tflops", _("BF16 tensor")
+        FP8_DENSE_TFLOPS = "fp8_dense_tflops", _("FP8 tensor")
+        FP32_TFLOPS = "fp32_tflops", _("FP32")
+        FP64_TFLOPS = "fp64_tflops", _("FP64")
+        FP64_TENSOR_TFLOPS = "fp64_tensor_tflops", _("FP64 tensor")
+        MAX_POWER_W = "max_power_w", _("maximum power")
+        FORM_FACTOR = "form_factor", _("form factor")
+        INTERCONNECT = "interconnect", _("interconnect")
+        INTERCONNECT_GBS = "interconnect_gbs", _("interconnect bandwidth")
+        RT_CORES = "rt_cores", _("ray-tracing cores")
+        YEAR = "year", _("year")
+        PRICE_USD_PER_HOUR = "price_usd_per_hour", _("price")
+
+    class Method(models.TextChoices):
+        FULL_ADAM = "full_adam", _("full training, mixed precision with Adam (16 bytes per parameter)")
+        LORA_16BIT = "lora_16bit", _("LoRA on a 16-bit base (2.5 bytes per parameter)")
+        QLORA_4BIT = "qlora_4bit", _("QLoRA on a 4-bit base (1 byte per parameter)")
+        WEIGHTS_16BIT = "weights_16bit", _("weights in 16 bits (2 bytes per parameter)")
+        WEIGHTS_8BIT = "weights_8bit", _("weights in 8 bits (1 byte per parameter)")
+        WEIGHTS_4BIT = "weights_4bit", _("weights in 4 bits (0.5 bytes per parameter)")
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="columns")
+    key = models.SlugField(_("key"), max_length=40)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    label = models.CharField(_("heading"), max_length=80)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.SPEC)
+    spec = models.CharField(_("spec"), max_length=30, choices=Spec.choices, blank=True)
+    method = models.CharField(_("sizing method"), max_length=20, choices=Method.choices, blank=True)
+    gpu_count = models.PositiveSmallIntegerField(
+        _("number of GPUs"), default=1, help_text=_("For sizing columns: GPUs the model is spread across."),
+    )
+    model_billion_params = models.DecimalField(
+        _("model size"), max_digits=7, decimal_places=1, null=True, blank=True,
+        help_text=_("Billions of parameters; for the decode speed ceiling."),
+    )
+
+    class Meta:
+        verbose_name = _("table column")
+        verbose_name_plural = _("table columns")
+        ordering = ["order", "id"]
+        constraints = [models.UniqueConstraint(fields=["workload", "key"], name="column_key_unique_per_workload")]
+
+    def __str__(self):
+        return self.label or self.key
+
+    def clean(self):
+        errors = {}
+        if self.kind == self.Kind.SPEC and not self.spec:
+            errors["spec"] = _("A spec column needs the spec it shows.")
+        if self.kind in (self.Kind.MODEL_FIT, self.Kind.DECODE_CEILING) and not self.method:
+            errors["method"] = _("A sizing column needs its method, which sets the bytes per parameter.")
+        if self.gpu_count is not None and self.gpu_count < 1:
+            errors["gpu_count"] = _("At least one GPU.")
+        if self.kind == self.Kind.DECODE_CEILING and not self.model_billion_params:
+            errors["model_billion_params"] = _("The decode speed ceiling needs a model size above zero.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class WorkloadSection(models.Model):
+    """A "what matters" explainer section."""
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="sections")
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    heading = models.CharField(_("heading"), max_length=160)
+    body = models.TextField(_("text"))
+
+    class Meta:
+        verbose_name = _("'what matters' section")
+        verbose_name_plural = _("'what matters' sections")
+        ordering = ["order", "id"]
+
+    def __str__(self):
+        return self.heading
+
+
+class WorkloadFAQ(models.Model):
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="faqs")
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    question = models.CharField(_("question"), max_length=240)
+    answer = models.TextField(_("answer"))
+
+    class Meta:
+        verbose_name = _("FAQ")
+        verbose_name_plural = _("FAQs")
+        ordering = ["order", "id"]
+
+    def __str__(self):
+        return self.question
+
+
+class CallToAction(models.Model):
+    """A site-wide call to action: be ready on launch day, or join the EverXCloud Network."""
+
+    class Key(models.TextChoices):
+        LAUNCH = "launch", _("launch signup")
+        PROVIDER = "provider", _("provider application")
+
+    key = models.CharField(_("key"), max_length=20, choices=Key.choices, unique=True)
+    heading = models.CharField(_("heading"), max_length=160)
+    body = models.TextField(_("text"))
+    button_label = models.CharField(_("button label"), max_length=80, blank=True)
+
+    class Meta:
+        verbose_name = _("call to action")
+        verbose_name_plural = _("calls to action")
+        ordering = ["key"]
+
+    def __str__(self):
+        return self.heading
+
+
+def language_codes():
+    return [code for code, _name in settings.LANGUAGES]
