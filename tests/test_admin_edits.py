@@ -79,3 +79,15 @@ def test_admin_rejects_zero_memory_and_keeps_the_stored_value(admin_client_logge
     assert "errornote" in response.content.decode()
     h100.refresh_from_db()
     assert h100.memory_gb == Decimal("80")
+
+
+def test_admin_translation_tabs_load_jquery_ui_from_this_site(admin_client_logged_in, launch_content):
+    from workloads.models import Workload
+
+    workload = Workload.objects.get(key="llm-training")
+    body = admin_client_logged_in.get(reverse("admin:workloads_workload_change", args=[workload.pk])).content.decode()
+    assert "/static/vendor/jquery-ui-1.13.3/jquery-ui.min.js" in body
+    assert "googleapis" not in body and "//ajax." not in body
+    for language in ("es", "pt", "de", "en"):
+        assert f'name="title_{language}"' in body
+    assert admin_client_logged_in.get("/static/vendor/jquery-ui-1.13.3/jquery-ui.min.js").status_code == 200

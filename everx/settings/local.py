@@ -5,3 +5,7 @@ os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("SECRET_KEY", "development-only-not-secret")
 
 from .base import *  # noqa: E402,F403
+
+# Serve static files straight from the app folders, picking up edits, without collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

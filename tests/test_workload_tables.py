@@ -1,0 +1,97 @@
+"""Every cell of every published workload table, in every language, against numbers computed here
+from gpus.csv with an independent implementation of the rules (Decimal arithmetic, own rounding)."""
+import csv
+import re
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+
+from catalog.loading import GPUS_CSV
+from core.formatting import not_published
+from workloads.models import Workload, WorkloadColumn
+
+from .html import Page
+
+BYTES_PER_PARAMETER = {
+    "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
+    "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5"),
+}
+SEPARATORS = {"es": (".", ","), "pt": (".", ","), "de": (".", ","), "en": (",", ".")}
+Kind = WorkloadColumn.Kind
+
+with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
+    CSV_ROWS = {row["slug"]: row for row in csv.DictReader(handle)}
+
+
+def step_floor(value):
+    step = Decimal(1) if value < 10 else Decimal(5) if value < 100 else Decimal(10)
+    return (value // step) * step
+
+
+def numbers_in(cell, language):
+    """The numbers a cell shows, as Decimals, read with the language's separators."""
+    thousands, decimal = SEPARATORS[language]
+    found = []
+    for token in re.findall(r"\d[\d.,]*", cell):
+        token = token.rstrip(".,").replace(thousands, "").replace(decimal, ".")
+        found.append(Decimal(token))
+    return found
+
+
+def expected(column, row):
+    """What a cell must show: a Decimal, a text, or None for "not published"."""
+    if column.kind == Kind.SPEC:
+        raw = row[column.spec]
+        if raw == "":
+            return None
+        if column.spec in ("memory_type", "form_factor", "interconnect"):
+            return raw
+        if column.spec == "rt_cores":
+            return [Decimal(n) for n in re.findall(r"\d+", raw)]
+        return Decimal(raw)
+    memory = Decimal(row["memory_gb"])
+    if column.kind == Kind.MODEL_FIT:
+        return step_floor(column.gpu_count * memory * Decimal("0.8") / BYTES_PER_PARAMETER[column.method])
+    if column.kind == Kind.USABLE_MEMORY:
+        return column.gpu_count * memory * Decimal("0.8")
+    if column.kind == Kind.DECODE_CEILING:
+        if row["bandwidth_gbs"] == "":
+            return None
+        weights = Decimal(column.model_billion_params) * BYTES_PER_PARAMETER[column.method]
+        return step_floor(Decimal(row["bandwidth_gbs"]) / weights)
+    raise AssertionError(column.kind)
+
+
+def published_pages():
+    return [(key, language) for key in (
+        "llm-training", "fine-tuning", "llm-inference", "image-video-generation", "rendering-vfx",
+        "scientific-computing") for language in ("es", "pt", "de", "en")]
+
+
+@pytest.mark.parametrize("key, language", published_pages())
+def test_every_cell_equals_an_independent_computation(client, launch_content, key, language):
+    workload = Workload.objects.get(key=key)
+    if language not in workload.page_languages():
+        pytest.skip(f"{key} has no page in {language} yet")
+    page = Page(client.get(workload.get_absolute_url(language)).content.decode())
+    header, *rows = page.table_cells()
+    columns = list(workload.columns.all())
+    gpus = [row.gpu for row in workload.rows.select_related("gpu")]
+    assert len(header) == len(columns) + 1 and len(rows) == len(gpus)
+    with translation.override(language):
+        missing = not_published()
+    for cells, gpu in zip(rows, gpus):
+        csv_row = CSV_ROWS[gpu.slug]
+        assert cells[0].replace(" ", "").startswith(csv_row["name"].replace(" ", ""))
+        for column, cell in zip(columns, cells[1:]):
+            want = expected(column, csv_row)
+            where = f"{gpu.slug} / {column.key}: {cell!r}"
+            if want is None:
+                assert cell == missing, where
+            elif isinstance(want, str):
+                assert cell == want, where
+            elif isinstance(want, list):
+                assert numbers_in(cell, language) == want, where
+            else:
+                assert numbers_in(cell, language) == [want], where
