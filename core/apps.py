@@ -2,7 +2,12 @@ from django.apps import AppConfig
 
 
 class CoreConfig(AppConfig):
-    """Site-wide pieces: formatting per language, page navigation, sitemap, home and error pages."""
+    """Site-wide pieces: formatting per language, page alternates, caching, sitemap, home and error pages."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "core"
+
+    def ready(self):
+        from .content_version import connect_content_signals
+
+        connect_content_signals()

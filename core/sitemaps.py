@@ -3,6 +3,7 @@ from django.shortcuts import render
 
 from workloads.models import Workload
 
+from .page_cache import cached_page
 from .pages import alternates, language_codes, urls_by_language, x_default_path
 
 
@@ -15,6 +16,7 @@ def public_pages():
             yield paths
 
 
+@cached_page
 def sitemap_xml(request):
     entries = []
     for paths in public_pages():

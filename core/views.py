@@ -4,9 +4,11 @@ from django.utils.translation import gettext as _
 
 from workloads.models import CallToAction, Workload
 
+from .page_cache import cached_page
 from .pages import page_context, urls_by_language
 
 
+@cached_page
 def home(request):
     language = translation.get_language()
     context = page_context(

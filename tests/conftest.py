@@ -1,12 +1,21 @@
 import os
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: the database is rolled back between tests, the cache is not."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

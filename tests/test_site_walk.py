@@ -83,7 +83,8 @@ def test_unknown_paths_get_a_localized_404(client, launch_content, language, wor
 
 def test_unpublished_workloads_are_not_linked_and_have_no_page(client, launch_content):
     inference = Workload.objects.get(key="llm-inference")
-    assert not inference.is_published
+    inference.is_published = False
+    inference.save()
     assert client.get(f"/es/{inference.slug_es}/").status_code == 404
     training = Workload.objects.get(key="llm-training")
     page = Page(client.get(training.get_absolute_url("es")).content.decode())

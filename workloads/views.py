@@ -2,12 +2,14 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 
+from core.page_cache import cached_page
 from core.pages import page_context
 
 from .models import CallToAction, Workload, WorkloadGPU
 from .tables import workload_table
 
 
+@cached_page
 def workload_detail(request, slug):
     language = translation.get_language()
     workload = get_object_or_404(

@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -41,7 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "django.contrib.sitemaps",
+    "csp",
     "core",
     "catalog",
     "workloads",
@@ -49,6 +50,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.CrossOriginResourcePolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -121,6 +124,49 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 ADMIN_URL = env("ADMIN_URL", "admin/").strip("/") + "/"
+
+# Caches: one per process by default; with REDIS_URL, shared by every app server (pages, the content
+# version and rate-limit counters).
+REDIS_URL = env("REDIS_URL")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx"}}
+
+# Whole-page cache (core/page_cache.py), keyed by language, path and content version.
+PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE_ENABLED", True)
+PAGE_CACHE_SECONDS = int(env("PAGE_CACHE_SECONDS", 24 * 3600))
+# What browsers and a CDN in front are told: browsers revalidate (ETag), a CDN may keep a page briefly.
+PAGE_BROWSER_MAX_AGE = int(env("PAGE_BROWSER_MAX_AGE", 0))
+PAGE_SHARED_MAX_AGE = int(env("PAGE_SHARED_MAX_AGE", 60))
+PAGE_STALE_WHILE_REVALIDATE = int(env("PAGE_STALE_WHILE_REVALIDATE", 600))
+# Apps whose models hold page content: any change there bumps the content version.
+CONTENT_APPS = ["catalog", "workloads"]
+
+# Security headers. Pages carry no inline script or style; a nonce covers any that must be inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    },
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+CROSS_ORIGIN_RESOURCE_POLICY = "same-origin"
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = True
 
 LOGGING = {
     "version": 1,

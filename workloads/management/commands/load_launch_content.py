@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from catalog.loading import load_gpus
+from core.content_version import bump_content_version
 from workloads.loading import load_workloads
 
 
@@ -19,6 +20,8 @@ class Command(BaseCommand):
     def handle(self, *args, reset=False, **options):
         created, updated = load_gpus(reset=reset)
         workloads = load_workloads(reset=reset)
+        # Bulk writes send no signals: make every cached page fresh once the content is in.
+        transaction.on_commit(bump_content_version)
         self.stdout.write(
             f"GPUs: {created} created, {updated} reset. Workloads: {len(workloads)} "
             f"({sum(w.is_published for w in workloads)} published)."

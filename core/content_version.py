@@ -1,0 +1,36 @@
+"""The content version: one number in the shared cache that every editor change bumps.
+
+Rendered pages are cached under a key that carries it, so any save, import or deletion makes every
+page fresh in every language at once, on every app server that shares the cache."""
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+CONTENT_VERSION_KEY = "content-version"
+
+
+def content_version():
+    version = cache.get(CONTENT_VERSION_KEY)
+    if version is None:
+        cache.add(CONTENT_VERSION_KEY, 1, timeout=None)
+        version = cache.get(CONTENT_VERSION_KEY, 1)
+    return version
+
+
+def bump_content_version(**_signal_arguments):
+    try:
+        return cache.incr(CONTENT_VERSION_KEY)
+    except ValueError:  # not in the cache yet (or evicted): any new number is fresh
+        cache.add(CONTENT_VERSION_KEY, 2, timeout=None)
+        return cache.incr(CONTENT_VERSION_KEY)
+
+
+def connect_content_signals():
+    """Bump the version whenever a model of an app that holds page content changes."""
+    for label in settings.CONTENT_APPS:
+        for model in apps.get_app_config(label).get_models():
+            uid = f"content-version-{model._meta.label_lower}"
+            post_save.connect(bump_content_version, sender=model, dispatch_uid=f"{uid}-save")
+            post_delete.connect(bump_content_version, sender=model, dispatch_uid=f"{uid}-delete")
+    m2m_changed.connect(bump_content_version, dispatch_uid="content-version-m2m")
