@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test install install-test messages db-ready lock
+.PHONY: run test serve install install-test messages db-ready lock
 
 run: install messages db-ready
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
@@ -12,6 +12,15 @@ run: install messages db-ready
 test: install-test messages
 	scripts/install-test-system-packages.sh
 	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh $(PY) -m pytest $(PYTEST_ARGS)
+
+# The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
+# secret is made once in .secret_key; HTTPS is expected from a proxy, or give TLS_CERTFILE/TLS_KEYFILE.
+serve: install messages
+	@test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
+	  scripts/build-production.sh
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
+	  HOST=127.0.0.1 PORT=$(PORT) SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} scripts/start-production.sh
 
 install: $(VENV)/.installed-run
 

@@ -75,6 +75,8 @@ def cached_page(view):
                 cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
         if if_none_match(request, entry["etag"]):
             response = HttpResponseNotModified()
+        elif request.method == "HEAD":
+            response = HttpResponse(content_type=entry["content_type"])
         else:
             response = response_from(request, entry)
         response["ETag"] = entry["etag"]

@@ -4,11 +4,13 @@ from django.contrib import admin
 from django.urls import path
 
 from core import views as core_views
+from core.health import healthz
 from core.sitemaps import sitemap_xml
 from workloads import views as workload_views
 
-# Outside the language prefixes: the sitemap and the admin. Everything a visitor reads is inside.
+# Outside the language prefixes: health, the sitemap and the admin. Everything a visitor reads is inside.
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("sitemap.xml", sitemap_xml, name="sitemap"),
     path(settings.ADMIN_URL, admin.site.urls),
 ]

@@ -1,0 +1,97 @@
+"""Whole-page cache: keyed by language, path and content version; ETag and 304; a fresh CSP nonce on
+every response; every editor change seen at once."""
+import re
+from decimal import Decimal
+
+from csp.middleware import CSPMiddleware
+from django.db import connection
+from django.http import HttpResponse
+from django.template import engines
+from django.test.utils import CaptureQueriesContext
+
+from catalog.models import GPU
+from core.page_cache import cached_page
+from workloads.models import Workload
+
+from .deck import squash
+from .html import Page
+
+NONCE_IN_HEADER = re.compile(r"'nonce-([^']+)'")
+
+
+def training_url(language="es"):
+    return Workload.objects.get(key="llm-training").get_absolute_url(language)
+
+
+def test_second_request_is_served_from_the_cache_with_no_query(client, launch_content):
+    url = training_url()
+    first = client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get(url)
+    assert second.status_code == 200
+    assert len(queries) == 0
+    assert second.content == first.content
+    assert second["ETag"] == first["ETag"]
+
+
+def test_languages_and_paths_are_cached_apart(client, launch_content):
+    es, de = client.get(training_url("es")), client.get(training_url("de"))
+    assert Page(es.content.decode()).lang == "es" and Page(de.content.decode()).lang == "de"
+    assert es["ETag"] != de["ETag"]
+
+
+def test_conditional_request_gets_304(client, launch_content):
+    url = training_url()
+    etag = client.get(url)["ETag"]
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304
+    assert response.content == b""
+    assert response["ETag"] == etag
+    assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
+
+
+def test_cache_control_lets_a_cdn_keep_and_revalidate(client, launch_content):
+    cache_control = client.get(training_url())["Cache-Control"]
+    assert "public" in cache_control
+    assert re.search(r"s-maxage=\d+", cache_control)
+    assert re.search(r"stale-while-revalidate=\d+", cache_control)
+
+
+def test_a_price_change_is_seen_at_once_in_every_language(client, launch_content):
+    for language in ("es", "de"):
+        client.get(training_url(language))
+    h100 = GPU.objects.get(slug="h100-sxm")
+    h100.price_usd_per_hour = Decimal("2.50")
+    h100.save()
+    assert "desde2,50US$" in squash(client.get(training_url("es")).content.decode())
+    assert "ab2,50$" in squash(client.get(training_url("de")).content.decode())
+
+
+def test_a_text_change_is_seen_at_once(client, launch_content):
+    url = training_url()
+    client.get(url)
+    workload = Workload.objects.get(key="llm-training")
+    workload.intro_es = "Una introducción nueva."
+    workload.save()
+    assert "Una introducción nueva." in client.get(url).content.decode()
+
+
+def test_every_response_gets_a_fresh_nonce_even_from_the_cache(client, launch_content, rf):
+    """Render a page whose template uses the nonce, twice: the bytes come from the cache, the nonce never does."""
+    template = engines["django"].from_string('<script nonce="{{ request.csp_nonce }}">1</script>')
+
+    @cached_page
+    def view(request):
+        return HttpResponse(template.render({}, request))
+
+    def serve():
+        return CSPMiddleware(view)(rf.get("/es/nonce-probe/"))
+
+    nonces = []
+    for _ in range(3):
+        response = serve()
+        header_nonce = NONCE_IN_HEADER.search(response["Content-Security-Policy"]).group(1)
+        body_nonce = re.search(r'nonce="([^"]+)"', response.content.decode()).group(1)
+        assert header_nonce == body_nonce
+        nonces.append(header_nonce)
+    assert len(set(nonces)) == 3
