@@ -26,7 +26,9 @@ def test_loads_the_fifteen_gpus_and_six_workloads(db):
     load()
     assert GPU.objects.count() == 15 == len(read_gpus())
     assert Workload.objects.count() == 6
-    assert set(Workload.objects.filter(is_published=True).values_list("key", flat=True)) == {"llm-training", "fine-tuning"}
+    assert set(Workload.objects.filter(is_published=True).values_list("key", flat=True)) == {
+        "llm-training", "fine-tuning", "llm-inference", "image-video-generation", "rendering-vfx",
+        "scientific-computing"}
     b300 = GPU.objects.get(slug="b300")
     assert b300.bandwidth_gbs is None and b300.bf16_dense_tflops is None
     rtx4090 = GPU.objects.get(slug="rtx-4090")
@@ -36,8 +38,12 @@ def test_loads_the_fifteen_gpus_and_six_workloads(db):
         "b300", "b200", "mi325x", "mi300x", "h200", "h100-nvl", "h100-sxm", "a100-sxm", "a100-pcie"]
     assert training.sections.count() == 3 and training.faqs.count() == 4
     for workload in Workload.objects.all():
-        for language in ("es", "pt", "de"):
-            assert getattr(workload, f"title_{language}") and getattr(workload, f"summary_{language}")
+        assert workload.page_languages() == ["es", "pt", "de", "en"]
+        assert workload.sections.count() == 3 and workload.faqs.count() == 4
+        for language in ("es", "pt", "de", "en"):
+            for field in ("title", "summary", "intro", "table_heading", "swipe_hint", "note", "matters_heading",
+                          "compare_label", "faq_heading"):
+                assert getattr(workload, f"{field}_{language}"), (workload.key, field, language)
 
 
 def test_loading_twice_changes_nothing(db):
