@@ -1,8 +1,15 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from .models import GPU
+from core.admin_preview import preview_links
+
+from .admin_forms import PriceImportForm
+from .models import GPU, ModelPreset
+from .price_import import import_prices
 
 
 @admin.register(GPU)
@@ -11,8 +18,10 @@ class GPUAdmin(TabbedTranslationAdmin):
     list_filter = ("vendor", "architecture", "memory_type")
     search_fields = ("name", "slug", "architecture")
     prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("public_pages",)
+    change_list_template = "admin/catalog/gpu/change_list.html"
     fieldsets = (
-        (None, {"fields": ("name", "slug", "vendor", "architecture", "year")}),
+        (None, {"fields": ("name", "slug", "vendor", "architecture", "year", "public_pages")}),
         (_("Memory"), {"fields": ("memory_gb", "memory_type", "bandwidth_gbs")}),
         (_("Throughput"), {"fields": (
             "bf16_dense_tflops", "fp8_dense_tflops", "fp32_tflops", "fp64_tflops", "fp64_tensor_tflops",
@@ -22,3 +31,44 @@ class GPUAdmin(TabbedTranslationAdmin):
         )}),
         (_("Price"), {"fields": ("price_usd_per_hour", "price_updated_at")}),
     )
+
+    @admin.display(description=_("public pages"))
+    def public_pages(self, gpu):
+        return preview_links(gpu)
+
+    def get_urls(self):
+        return [
+            path("import-prices/", self.admin_site.admin_view(self.import_prices_view), name="catalog_gpu_import_prices"),
+            *super().get_urls(),
+        ]
+
+    def import_prices_view(self, request):
+        """Upload a price file from the market feed; all or nothing, with a report."""
+        if not self.has_change_permission(request):
+            return redirect("admin:index")
+        report = None
+        form = PriceImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["price_file"]
+            report = import_prices(upload.read(), upload.name)
+            if report.applied:
+                messages.success(request, _("Prices imported: %(changed)d changed, %(unchanged)d unchanged.") % {
+                    "changed": len(report.changes), "unchanged": len(report.unchanged)})
+            else:
+                messages.error(request, _("Nothing was imported: fix the refused rows and upload the file again."))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Import prices"),
+            "opts": self.model._meta,
+            "form": form,
+            "report": report,
+            "changelist_url": reverse("admin:catalog_gpu_changelist"),
+        }
+        return TemplateResponse(request, "admin/catalog/gpu/import_prices.html", context)
+
+
+@admin.register(ModelPreset)
+class ModelPresetAdmin(admin.ModelAdmin):
+    list_display = ("name", "billion_params", "layers", "kv_heads", "head_dim")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}

@@ -6,9 +6,10 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from .models import GPU
+from .models import GPU, ModelPreset
 
 GPUS_CSV = Path(__file__).resolve().parent / "data" / "gpus.csv"
+MODEL_PRESETS_CSV = Path(__file__).resolve().parent / "data" / "model_presets.csv"
 
 DECIMAL_FIELDS = (
     "memory_gb", "bandwidth_gbs", "bf16_dense_tflops", "fp8_dense_tflops", "fp32_tflops", "fp64_tflops",
@@ -58,5 +59,34 @@ def load_gpus(path=GPUS_CSV, *, reset=False):
                 setattr(gpu, field, value)
             gpu.price_updated_at = now
             gpu.save()
+            updated += 1
+    return created, updated
+
+
+def read_model_presets(path=MODEL_PRESETS_CSV):
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {
+            row["slug"]: {
+                "name": row["name"], "billion_params": Decimal(row["billion_params"]),
+                "layers": int(row["layers"]), "kv_heads": int(row["kv_heads"]), "head_dim": int(row["head_dim"]),
+            }
+            for row in csv.DictReader(handle)
+        }
+
+
+def load_model_presets(path=MODEL_PRESETS_CSV, *, reset=False):
+    """Create the calculator's model presets that are missing; with ``reset``, overwrite existing ones.
+
+    Returns the number of presets created and updated."""
+    created = updated = 0
+    for slug, values in read_model_presets(path).items():
+        preset = ModelPreset.objects.filter(slug=slug).first()
+        if preset is None:
+            ModelPreset.objects.create(slug=slug, **values)
+            created += 1
+        elif reset:
+            for field, value in values.items():
+                setattr(preset, field, value)
+            preset.save()
             updated += 1
     return created, updated

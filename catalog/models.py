@@ -1,5 +1,10 @@
+from decimal import Decimal
+
+from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,7 +16,8 @@ class GPU(models.Model):
     name = models.CharField(_("name"), max_length=80)
     architecture = models.CharField(_("architecture"), max_length=60)
     memory_gb = models.DecimalField(
-        _("memory"), max_digits=7, decimal_places=1, validators=[MinValueValidator(1)],
+        _("memory"), max_digits=7, decimal_places=1,
+        validators=[MinValueValidator(Decimal("0.1"), message=_("Memory must be above zero."))],
         help_text=_("GPU memory in GB."),
     )
     memory_type = models.CharField(_("memory type"), max_length=40, blank=True)
@@ -53,8 +59,8 @@ class GPU(models.Model):
     year = models.PositiveSmallIntegerField(_("year"), null=True, blank=True)
     price_usd_per_hour = models.DecimalField(
         _("price"), max_digits=8, decimal_places=2, null=True, blank=True,
-        validators=[MinValueValidator(0)],
-        help_text=_("Best live offer in USD per GPU-hour, before tax."),
+        validators=[MinValueValidator(0, message=_("A price cannot be negative."))],
+        help_text=_("Best live offer in USD per GPU-hour, before tax. Empty when no offer is live."),
     )
     price_updated_at = models.DateTimeField(_("price updated"), null=True, blank=True)
 
@@ -62,6 +68,38 @@ class GPU(models.Model):
         verbose_name = _("GPU")
         verbose_name_plural = _("GPUs")
         ordering = ["vendor", "name"]
+
+    def __str__(self):
+        return self.name
+
+    def page_languages(self):
+        """A GPU's page exists in every language: its words are interface strings or fall back to English."""
+        return [code for code, _name in settings.LANGUAGES]
+
+    def get_absolute_url(self, language=None):
+        with translation.override(language or translation.get_language()):
+            return reverse("catalog:gpu_detail", kwargs={"slug": self.slug})
+
+
+class ModelPreset(models.Model):
+    """A public language model whose shape the sizing calculator offers for its KV cache estimate."""
+
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    billion_params = models.DecimalField(
+        _("model size"), max_digits=7, decimal_places=1, validators=[MinValueValidator(Decimal("0.1"))],
+        help_text=_("Billions of parameters."),
+    )
+    layers = models.PositiveSmallIntegerField(_("layers"), validators=[MinValueValidator(1)])
+    kv_heads = models.PositiveSmallIntegerField(
+        _("KV heads"), validators=[MinValueValidator(1)], help_text=_("Key and value heads per layer."),
+    )
+    head_dim = models.PositiveSmallIntegerField(_("head dimension"), validators=[MinValueValidator(1)])
+
+    class Meta:
+        verbose_name = _("model preset")
+        verbose_name_plural = _("model presets")
+        ordering = ["billion_params", "name"]
 
     def __str__(self):
         return self.name

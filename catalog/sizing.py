@@ -72,3 +72,45 @@ def decode_tokens_per_second_ceiling(bandwidth_gbs, model_billion_params, method
     if weights_gb <= 0:
         raise ValueError("the model must have weights")
     return nice_floor(exact(bandwidth_gbs) / weights_gb)
+
+
+# The sizing calculator: how much memory a model needs and how many GPUs hold it.
+
+# GPU counts a rented configuration comes in; the calculator picks the fewest that hold the model.
+CALCULATOR_GPU_COUNTS = (1, 2, 4, 8)
+# Methods that serve a model and keep a KV cache beside its weights; the others train it.
+INFERENCE_METHODS = ("weights_16bit", "weights_8bit", "weights_4bit")
+# The KV cache is kept in 16 bits: 2 bytes per value.
+KV_CACHE_BYTES_PER_VALUE = 2
+BYTES_PER_GB = 10**9
+
+
+def required_memory_gb(model_billion_params, method):
+    """Memory a model of ``model_billion_params`` billion parameters needs for ``method``, in GB,
+    before any KV cache: billions of parameters times bytes per parameter."""
+    params = exact(model_billion_params)
+    if params <= 0:
+        raise ValueError("a model has more than zero parameters")
+    return params * bytes_per_parameter(method)
+
+
+def kv_cache_gb(layers, kv_heads, head_dim, context_tokens, batch_size):
+    """Memory of the KV cache, in GB: a key and a value (2) per layer, KV head, head dimension, token of
+    context and sequence of the batch, at ``KV_CACHE_BYTES_PER_VALUE`` bytes each."""
+    factors = (layers, kv_heads, head_dim, context_tokens, batch_size)
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in factors):
+        raise TypeError("the KV cache's dimensions are whole numbers")
+    if min(factors) < 1:
+        raise ValueError("the KV cache's dimensions are at least one")
+    values = 2 * layers * kv_heads * head_dim * context_tokens * batch_size
+    return Fraction(values * KV_CACHE_BYTES_PER_VALUE, BYTES_PER_GB)
+
+
+def fits(required_gb, memory_gb, gpus):
+    """Whether ``required_gb``, split evenly across ``gpus`` GPUs, fits their usable memory."""
+    return exact(required_gb) <= usable_memory_gb(memory_gb, gpus)
+
+
+def fewest_gpus(required_gb, memory_gb, counts=CALCULATOR_GPU_COUNTS):
+    """The fewest of ``counts`` GPUs of ``memory_gb`` each that hold ``required_gb``; None if none do."""
+    return next((gpus for gpus in sorted(counts) if fits(required_gb, memory_gb, gpus)), None)

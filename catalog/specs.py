@@ -1,7 +1,10 @@
 """How each GPU spec reads on a page: its unit, and the text of a value in the active language."""
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from core.formatting import format_number, format_price_per_hour, format_quantity, not_published
+
+from .models import GPU
 
 # Units are the same in every language.
 SPEC_UNITS = {
@@ -35,3 +38,17 @@ def spec_text(gpu, spec):
     if spec in SPEC_UNITS:
         return format_quantity(value, SPEC_UNITS[spec])
     return str(value)
+
+
+# What a GPU's page and the comparison show, in reading order; the ray-tracing core generation reads
+# with the core count.
+GPU_PAGE_SPECS = (
+    "vendor", "architecture", "year", "memory_gb", "memory_type", "bandwidth_gbs", "bf16_dense_tflops",
+    "fp8_dense_tflops", "fp32_tflops", "fp64_tflops", "fp64_tensor_tflops", "max_power_w", "form_factor",
+    "interconnect", "interconnect_gbs", "rt_cores", "price_usd_per_hour",
+)
+
+
+def spec_label(spec):
+    """The spec's name as a heading: the model field's translated name, capitalized."""
+    return capfirst(GPU._meta.get_field(spec).verbose_name)

@@ -5,6 +5,7 @@ page fresh in every language at once, on every app server that shares the cache.
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 CONTENT_VERSION_KEY = "content-version"
@@ -26,11 +27,18 @@ def bump_content_version(**_signal_arguments):
         return cache.incr(CONTENT_VERSION_KEY)
 
 
+def content_changed(**_signal_arguments):
+    """Bump now, and again once the change is committed: a page rendered by another request between
+    the two (still from the old data) is then never served under the final version."""
+    bump_content_version()
+    transaction.on_commit(bump_content_version)
+
+
 def connect_content_signals():
     """Bump the version whenever a model of an app that holds page content changes."""
     for label in settings.CONTENT_APPS:
         for model in apps.get_app_config(label).get_models():
             uid = f"content-version-{model._meta.label_lower}"
-            post_save.connect(bump_content_version, sender=model, dispatch_uid=f"{uid}-save")
-            post_delete.connect(bump_content_version, sender=model, dispatch_uid=f"{uid}-delete")
-    m2m_changed.connect(bump_content_version, dispatch_uid="content-version-m2m")
+            post_save.connect(content_changed, sender=model, dispatch_uid=f"{uid}-save")
+            post_delete.connect(content_changed, sender=model, dispatch_uid=f"{uid}-delete")
+    m2m_changed.connect(content_changed, dispatch_uid="content-version-m2m")

@@ -7,7 +7,9 @@ language that is active (``django.utils.translation``), so a page renders in one
 from decimal import Decimal
 from fractions import Fraction
 
-from babel.numbers import format_currency, format_decimal
+from babel.dates import format_datetime
+from babel.numbers import format_currency, format_decimal, format_percent
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 # Babel locale for each site language. Portuguese follows the deck: "US$ 8,99" is the pt-BR pattern.
@@ -38,6 +40,31 @@ def format_number(value):
 def format_quantity(value, unit):
     """A number with its unit: "288 GB", "1.307 TFLOPS"."""
     return f"{format_number(value)} {unit}"
+
+
+def as_decimal(value):
+    if isinstance(value, Fraction):
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    return Decimal(value)
+
+
+def format_usd(amount, places=2):
+    """An amount in US dollars, rounded to ``places`` decimals: "2,88 US$", "US$ 2,88", "2,88 $", "$2.88"."""
+    amount = as_decimal(amount).quantize(Decimal(1).scaleb(-places))
+    language = (get_language() or "en").split("-")[0]
+    grouped = abs(amount) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    return format_currency(amount, "USD", locale=babel_locale(language), currency_digits=False,
+                           decimal_quantization=False, group_separator=grouped)
+
+
+def format_share(share):
+    """A share as a percentage in the active language: "80 %" (es, de), "80%" (pt, en)."""
+    return format_percent(as_decimal(share), locale=babel_locale())
+
+
+def format_date_time(moment):
+    """A moment in the active language, in the site's time zone: "30 de noviembre de 2026, 12:05:00 UTC"."""
+    return format_datetime(moment, "long", tzinfo=timezone.get_current_timezone(), locale=babel_locale())
 
 
 def format_price_per_hour(usd):

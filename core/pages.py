@@ -3,8 +3,12 @@ switcher, canonical and hreflang links, and the sitemap)."""
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
+
+from .social_image import social_image_url
 
 X_DEFAULT_LANGUAGE = "en"
+OPEN_GRAPH_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 
 
 def language_codes():
@@ -20,6 +24,11 @@ def urls_by_language(view_name, languages=None, **kwargs):
     return paths
 
 
+def with_query(paths, query):
+    """``paths`` with an encoded query string appended, for pages whose content the query chooses."""
+    return {code: f"{path}?{query}" if query else path for code, path in paths.items()}
+
+
 def alternates(paths):
     """Language switcher and hreflang entries, in the site's language order."""
     return [
@@ -32,15 +41,37 @@ def x_default_path(paths):
     return paths.get(X_DEFAULT_LANGUAGE) or next(iter(paths.values()))
 
 
-def page_context(request, paths, *, title, description):
-    """Context every page template needs from its view."""
+def page_context(request, paths, *, title, description, breadcrumbs=None, structured_data=()):
+    """Context every page template needs from its view.
+
+    ``breadcrumbs``: the (name, path) trail above this page, home first (default: home only);
+    ``structured_data``: JSON-LD objects besides the BreadcrumbList every page gets."""
     language = translation.get_language()
+    canonical_url = request.build_absolute_uri(paths[language])
+    trail = [(gettext("Home"), reverse("home"))] if breadcrumbs is None else list(breadcrumbs)
+    if paths[language] != reverse("home"):
+        trail.append((title, paths[language]))
     return {
+        "structured_data": [breadcrumb_list(request, trail), *structured_data],
+        "social_image_url": request.build_absolute_uri(social_image_url(title)),
+        "og_locale": OPEN_GRAPH_LOCALES[language],
         "page_title": title,
         "page_description": description,
         "alternates": [
             {**alternate, "url": request.build_absolute_uri(alternate["path"])} for alternate in alternates(paths)
         ],
-        "canonical_url": request.build_absolute_uri(paths[language]),
+        "canonical_url": canonical_url,
         "x_default_url": request.build_absolute_uri(x_default_path(paths)),
+    }
+
+
+def breadcrumb_list(request, trail):
+    """schema.org BreadcrumbList for a trail of (name, path), home first."""
+    return {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": position, "name": name, "item": request.build_absolute_uri(path)}
+            for position, (name, path) in enumerate(trail, start=1)
+        ],
     }

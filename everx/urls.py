@@ -6,12 +6,16 @@ from django.urls import path
 from core import views as core_views
 from core.health import healthz
 from core.sitemaps import sitemap_xml
+from core.social_image import social_image
+from core.views import robots_txt
 from workloads import views as workload_views
 
 # Outside the language prefixes: health, the sitemap and the admin. Everything a visitor reads is inside.
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("sitemap.xml", sitemap_xml, name="sitemap"),
+    path("robots.txt", robots_txt, name="robots_txt"),
+    path("social/<str:token>.png", social_image, name="social_image"),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
 urlpatterns += i18n_patterns(

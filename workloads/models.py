@@ -54,6 +54,16 @@ class Workload(models.Model):
     def __str__(self):
         return self.title or self.key
 
+    def clean(self):
+        """Each language's slug is unique among workloads, so every page has one address."""
+        errors = {}
+        for code in language_codes():
+            slug = getattr(self, f"slug_{code}", None)
+            if slug and Workload.objects.exclude(pk=self.pk).filter(**{f"slug_{code}": slug}).exists():
+                errors[f"slug_{code}"] = _("Another workload already uses this address in this language.")
+        if errors:
+            raise ValidationError(errors)
+
     def page_languages(self):
         """Languages this workload's page exists in, in the site's order."""
         if not self.is_published:

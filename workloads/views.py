@@ -9,6 +9,18 @@ from .models import CallToAction, Workload, WorkloadGPU
 from .tables import workload_table
 
 
+def faq_page(workload):
+    """schema.org FAQPage with the workload's questions and answers (prefetched)."""
+    return {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": faq.question, "acceptedAnswer": {"@type": "Answer", "text": faq.answer}}
+            for faq in workload.faqs.all()
+        ],
+    }
+
+
 @cached_page
 def workload_detail(request, slug):
     language = translation.get_language()
@@ -20,7 +32,8 @@ def workload_detail(request, slug):
         **{f"slug_{language}": slug},
     )
     paths = {code: workload.get_absolute_url(code) for code in workload.page_languages()}
-    context = page_context(request, paths, title=workload.title, description=workload.summary or workload.intro)
+    context = page_context(request, paths, title=workload.title, description=workload.summary or workload.intro,
+                           structured_data=[faq_page(workload)])
     context.update({
         "workload": workload,
         "columns": list(workload.columns.all()),

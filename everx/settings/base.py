@@ -34,9 +34,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
-    # modeltranslation patches the admin, so it comes before django.contrib.admin.
+    # modeltranslation patches the admin, so it comes before the admin (ours: login throttling).
     "modeltranslation",
-    "django.contrib.admin",
+    "core.admin_site.EverXAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -124,6 +124,12 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 ADMIN_URL = env("ADMIN_URL", "admin/").strip("/") + "/"
+# Admin login throttling (core/admin_site.py): failures counted in the shared cache.
+LOGIN_MAX_FAILURES_PER_USER = int(env("LOGIN_MAX_FAILURES_PER_USER", 5))
+LOGIN_MAX_FAILURES_PER_ADDRESS = int(env("LOGIN_MAX_FAILURES_PER_ADDRESS", 20))
+LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", 15 * 60))
+# Proxies in front of the app that append to X-Forwarded-For (0: use the connection's address).
+TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", 0))
 
 # Caches: one per process by default; with REDIS_URL, shared by every app server (pages, the content
 # version and rate-limit counters).
@@ -142,6 +148,8 @@ PAGE_SHARED_MAX_AGE = int(env("PAGE_SHARED_MAX_AGE", 60))
 PAGE_STALE_WHILE_REVALIDATE = int(env("PAGE_STALE_WHILE_REVALIDATE", 600))
 # Apps whose models hold page content: any change there bumps the content version.
 CONTENT_APPS = ["catalog", "workloads"]
+# Apps whose models the Editors group may view, add, change and delete (core/editor_role.py).
+EDITOR_APPS = ["catalog", "workloads", "signups"]
 
 # Security headers. Pages carry no inline script or style; a nonce covers any that must be inline.
 CONTENT_SECURITY_POLICY = {
@@ -174,3 +182,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
+
+# Files served at the site root (favicon.ico), from root_files/.
+WHITENOISE_ROOT = BASE_DIR / "root_files"

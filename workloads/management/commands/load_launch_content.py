@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from catalog.loading import load_gpus
-from core.content_version import bump_content_version
+from catalog.loading import load_gpus, load_model_presets
+from core.content_version import content_changed
 from workloads.loading import load_workloads
 
 
@@ -19,9 +19,10 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, reset=False, **options):
         created, updated = load_gpus(reset=reset)
+        load_model_presets(reset=reset)
         workloads = load_workloads(reset=reset)
         # Bulk writes send no signals: make every cached page fresh once the content is in.
-        transaction.on_commit(bump_content_version)
+        content_changed()
         self.stdout.write(
             f"GPUs: {created} created, {updated} reset. Workloads: {len(workloads)} "
             f"({sum(w.is_published for w in workloads)} published)."

@@ -1,0 +1,174 @@
+"""The comparison of two to four GPUs: specs and fits side by side with the best value of each row marked,
+and the figures of its charts (price, memory, BF16 throughput per dollar, largest trainable model per
+dollar). Works on GPUs and workload columns already fetched: no queries."""
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from core.formatting import as_decimal, format_number, format_quantity, format_share, format_usd, not_published
+from workloads.models import WorkloadColumn
+from workloads.tables import cell_text
+
+from . import sizing
+from .charts import bar_chart
+from .specs import GPU_PAGE_SPECS, spec_label, spec_text
+
+Kind = WorkloadColumn.Kind
+
+MIN_GPUS, MAX_GPUS = 2, 4
+# Specs ranked in the comparison; names, memory types, form factors, year and power are not.
+MORE_IS_BETTER = frozenset({
+    "memory_gb", "bandwidth_gbs", "bf16_dense_tflops", "fp8_dense_tflops", "fp32_tflops", "fp64_tflops",
+    "fp64_tensor_tflops", "interconnect_gbs", "rt_cores",
+})
+LESS_IS_BETTER = frozenset({"price_usd_per_hour"})
+# Workload columns computed by a sizing rule; for each of them more is better.
+FIT_KINDS = (Kind.MODEL_FIT, Kind.DECODE_CEILING, Kind.USABLE_MEMORY)
+# The training run behind "largest trainable model per dollar".
+TRAINING_RUN_GPUS = 8
+TRAINING_METHOD = "full_adam"
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    is_best: bool
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    cells: tuple
+
+
+@dataclass(frozen=True)
+class Chart:
+    key: str
+    title: str
+    definition: str
+    layout: object
+
+
+def best_positions(values, more_is_better):
+    """Positions holding the best of ``values`` (None is unranked); none when fewer than two values
+    differ, since marking a tie of everything says nothing."""
+    ranked = [value for value in values if value is not None]
+    if len(set(ranked)) < 2:
+        return frozenset()
+    best = max(ranked) if more_is_better else min(ranked)
+    return frozenset(position for position, value in enumerate(values) if value == best)
+
+
+def comparison_row(label, texts, values=None, more_is_better=True):
+    best = frozenset() if values is None else best_positions(values, more_is_better)
+    return Row(label, tuple(Cell(text, position in best) for position, text in enumerate(texts)))
+
+
+def spec_rows(gpus):
+    rows = []
+    for spec in GPU_PAGE_SPECS:
+        texts = [spec_text(gpu, spec) for gpu in gpus]
+        if spec in MORE_IS_BETTER or spec in LESS_IS_BETTER:
+            values = [getattr(gpu, spec) for gpu in gpus]
+            rows.append(comparison_row(spec_label(spec), texts, values, spec in MORE_IS_BETTER))
+        else:
+            rows.append(comparison_row(spec_label(spec), texts))
+    return rows
+
+
+def fit_value(column, gpu):
+    """The number behind a sizing column's cell, to rank GPUs by; None when it is not published."""
+    if column.kind == Kind.MODEL_FIT:
+        return sizing.largest_model_params(gpu.memory_gb, column.gpu_count, column.method)
+    if column.kind == Kind.DECODE_CEILING:
+        if gpu.bandwidth_gbs is None:
+            return None
+        return sizing.decode_tokens_per_second_ceiling(gpu.bandwidth_gbs, column.model_billion_params, column.method)
+    if column.kind == Kind.USABLE_MEMORY:
+        return sizing.usable_memory_gb(gpu.memory_gb, column.gpu_count)
+    raise ValueError(f"not a sizing column: {column.kind!r}")
+
+
+def fit_label(method, gpu_count):
+    return ngettext("%(method)s, %(count)s GPU", "%(method)s, %(count)s GPUs", gpu_count) % {
+        "method": capfirst(WorkloadColumn.Method(method).label), "count": gpu_count,
+    }
+
+
+def fit_rows(gpus, workload_columns=()):
+    """The largest model each GPU fits, by sizing method on one GPU and for full training on a training
+    run's GPUs, after the sizing columns of ``workload_columns``; a default that repeats one of them is
+    left out."""
+    columns = [(column.label, column) for column in workload_columns if column.kind in FIT_KINDS]
+    shown = {(column.method, column.gpu_count) for _label, column in columns if column.kind == Kind.MODEL_FIT}
+    defaults = [(method, 1) for method in sizing.METHODS] + [(TRAINING_METHOD, TRAINING_RUN_GPUS)]
+    columns += [
+        (fit_label(method, count), WorkloadColumn(kind=Kind.MODEL_FIT, method=method, gpu_count=count))
+        for method, count in defaults if (method, count) not in shown
+    ]
+    return [
+        comparison_row(label, [cell_text(column, gpu) for gpu in gpus], [fit_value(column, gpu) for gpu in gpus])
+        for label, column in columns
+    ]
+
+
+def bf16_tflops_per_usd_hour(gpu):
+    """Dense BF16 TFLOPS per US dollar of one GPU-hour."""
+    if gpu.bf16_dense_tflops is None or not gpu.price_usd_per_hour:
+        return None
+    return sizing.exact(gpu.bf16_dense_tflops) / sizing.exact(gpu.price_usd_per_hour)
+
+
+def trainable_billion_params_per_usd_hour(gpu):
+    """The largest model that full training with Adam fits on a training run's GPUs (rounded as the tables
+    round it), in billions of parameters, per US dollar of one hour of those GPUs."""
+    if not gpu.price_usd_per_hour:
+        return None
+    params = sizing.largest_model_params(gpu.memory_gb, TRAINING_RUN_GPUS, TRAINING_METHOD)
+    return Fraction(params) / (TRAINING_RUN_GPUS * sizing.exact(gpu.price_usd_per_hour))
+
+
+def rounded_number(places):
+    return lambda value: format_number(round(as_decimal(value), places))
+
+
+def trainable_definition():
+    return _(
+        "Largest trainable model per dollar: the largest model that full training with Adam in mixed "
+        "precision (%(bytes)s bytes per parameter) fits on %(gpus)s of these GPUs, counting %(share)s of their "
+        "memory and rounded down as in the tables, in billions of parameters, divided by the price of those "
+        "%(gpus)s GPUs for one hour in US dollars."
+    ) % {
+        "bytes": format_number(sizing.bytes_per_parameter(TRAINING_METHOD)), "gpus": TRAINING_RUN_GPUS,
+        "share": format_share(sizing.USABLE_MEMORY_SHARE),
+    }
+
+
+def comparison_charts(gpus):
+    def layout(value_of, text_of):
+        items = []
+        for gpu in gpus:
+            value = value_of(gpu)
+            items.append((gpu.name, value, not_published() if value is None else text_of(value)))
+        return bar_chart(items)
+
+    return [
+        Chart("price", _("Price per GPU-hour, US dollars"),
+              _("The best live offer for one GPU-hour, before tax. A shorter bar is cheaper."),
+              layout(lambda gpu: gpu.price_usd_per_hour, format_usd)),
+        Chart("memory", _("Memory per GPU, GB"), _("GPU memory as the vendor publishes it."),
+              layout(lambda gpu: gpu.memory_gb, lambda value: format_quantity(value, "GB"))),
+        Chart("bf16-per-dollar", _("Dense BF16 TFLOPS per US dollar per hour"),
+              _("Dense BF16 tensor throughput, without sparsity, divided by the price of one GPU-hour."),
+              layout(bf16_tflops_per_usd_hour, rounded_number(1))),
+        Chart("trainable-per-dollar", _("Largest trainable model, billions of parameters per US dollar per hour"),
+              trainable_definition(), layout(trainable_billion_params_per_usd_hour, rounded_number(2))),
+    ]
+
+
+def chart_data_rows(gpus, charts):
+    """The charts' values as table rows, one per GPU: their text alternative."""
+    return [(gpu, [chart.layout.bars[position].value_text for chart in charts]) for position, gpu in enumerate(gpus)]

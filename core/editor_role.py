@@ -1,0 +1,24 @@
+"""The editor role: a group that may change every piece of site content, and nothing of user management."""
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+
+EDITORS_GROUP = "Editors"
+
+
+def editor_permissions():
+    installed = {config.label for config in apps.get_app_configs()}
+    content_types = [
+        ContentType.objects.get_for_model(model)
+        for label in settings.EDITOR_APPS if label in installed
+        for model in apps.get_app_config(label).get_models()
+    ]
+    return Permission.objects.filter(content_type__in=content_types)
+
+
+def ensure_editor_group(**_signal_arguments):
+    """Create or update the Editors group; run after every migrate."""
+    group, _created = Group.objects.get_or_create(name=EDITORS_GROUP)
+    group.permissions.set(editor_permissions())
+    return group

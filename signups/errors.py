@@ -1,0 +1,82 @@
+"""Error pages in the visitor's language (the language prefix is active by the time they render): bad
+request, forbidden, CSRF failure, wrong method, too many requests, and the database being unavailable."""
+from functools import wraps
+
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.http import HttpResponse
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+
+# Seconds a visitor is asked to wait when the database is unavailable.
+DATABASE_RETRY_AFTER = 30
+
+
+def message_context(heading, paragraphs, link=None):
+    return {"page_title": heading, "page_description": paragraphs[0], "heading": heading,
+            "paragraphs": paragraphs, "link": link}
+
+
+def message_page(request, heading, paragraphs, *, status=200, link=None):
+    """A page with a heading, a few paragraphs and an optional {"url", "label"} link."""
+    response = render(request, "signups/message.html", message_context(heading, paragraphs, link), status=status)
+    add_never_cache_headers(response)
+    return response
+
+
+def bad_request(request, exception=None):
+    return message_page(request, _("The request could not be processed"), [
+        _("Something in what your browser sent was not valid, or it was too large. Go back, check the form "
+          "and send it again."),
+    ], status=400)
+
+
+def permission_denied(request, exception=None):
+    return message_page(request, _("Access denied"), [_("You do not have permission to open this page.")], status=403)
+
+
+def csrf_failure(request, reason=""):
+    """The form was sent without its security token (an expired page, or cookies blocked)."""
+    return message_page(request, _("The form has expired"), [
+        _("For your security, forms can only be sent from a page of this site, with cookies enabled. "
+          "Reload the form and send it again."),
+    ], status=403)
+
+
+def method_not_allowed(request, allowed):
+    response = message_page(request, _("This page cannot do that"), [
+        _("This address does not accept that kind of request."),
+    ], status=405)
+    response["Allow"] = ", ".join(allowed)
+    return response
+
+
+def allow_methods(*methods):
+    """Like Django's require_http_methods, with a localized 405 page."""
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in methods:
+                return method_not_allowed(request, methods)
+            return view(request, *args, **kwargs)
+        return wrapper
+    return decorator
+
+
+def too_many_requests(request, retry_after):
+    response = message_page(request, _("Too many attempts"), [
+        _("We received many forms from your connection in a short time. Please wait a while and try again."),
+    ], status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def service_unavailable():
+    """Rendered without the request, so without context processors: nothing here touches the database."""
+    body = render_to_string("signups/message.html", message_context(_("Temporarily unavailable"), [
+        _("We could not save or load your data just now, so nothing was recorded. Please try again in a minute."),
+    ]))
+    response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    add_never_cache_headers(response)
+    return response

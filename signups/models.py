@@ -1,0 +1,180 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+
+from workloads.models import Workload
+
+
+class ConsentEvidence(models.Model):
+    """What proves a visitor's consent: which consent text, in which language, on which page, when."""
+
+    consent_text_version = models.CharField(_("consent text version"), max_length=40)
+    privacy_policy_version = models.CharField(_("privacy policy version"), max_length=40, blank=True)
+    consent_language = models.CharField(
+        _("consent language"), max_length=8, choices=settings.LANGUAGES,
+        help_text=_("The language the consent text was shown in."),
+    )
+    source_path = models.CharField(
+        _("form's page"), max_length=300, help_text=_("The page on this site the visitor came to the form from."),
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Signup(ConsentEvidence):
+    """A renter on the launch mailing list. Subscribed once confirmed (double opt-in) and until unsubscribed."""
+
+    class Currency(models.TextChoices):
+        EUR = "EUR", _("Euro (EUR)")
+        USD = "USD", _("US dollar (USD)")
+        GBP = "GBP", _("Pound sterling (GBP)")
+
+    email = models.EmailField(_("email"), max_length=254)
+    currency = models.CharField(_("balance currency"), max_length=3, choices=Currency.choices)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    workload = models.ForeignKey(
+        Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("planned workload"),
+    )
+    signed_up_at = models.DateTimeField(_("signed up"), default=timezone.now)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    unsubscribed_at = models.DateTimeField(_("unsubscribed"), null=True, blank=True)
+    # Double opt-in: only the SHA-256 of the mailed token is kept, cleared once used.
+    confirmation_token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+    confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Unguessable and not secret: it goes into every mail's unsubscribe link, for as long as we send mail.
+    unsubscribe_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+
+    class Meta:
+        verbose_name = _("renter signup")
+        verbose_name_plural = _("renter signups")
+        ordering = ["-signed_up_at"]
+        constraints = [models.UniqueConstraint(Lower("email"), name="signup_email_unique_ignoring_case")]
+
+    def __str__(self):
+        return self.email
+
+    @property
+    def is_subscribed(self):
+        return self.confirmed_at is not None and self.unsubscribed_at is None
+
+    def unsubscribe_url(self):
+        with translation.override(self.language):
+            return settings.SITE_URL + reverse("signups:unsubscribe", kwargs={"key": self.unsubscribe_key})
+
+
+class ProviderApplication(ConsentEvidence):
+    """A company asking to sell GPU hours through the EverXCloud Network."""
+
+    class Status(models.TextChoices):
+        NEW = "new", _("new")
+        CONTACTED = "contacted", _("contacted")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    company = models.CharField(_("company"), max_length=200)
+    contact_name = models.CharField(_("contact name"), max_length=200)
+    email = models.EmailField(_("email"), max_length=254)
+    country = models.CharField(_("country"), max_length=2, help_text=_("ISO 3166 code of the company's country."))
+    gpus = models.TextField(_("GPU models and counts"), max_length=2000)
+    server_locations = models.TextField(_("where the servers are"), max_length=1000)
+    message = models.TextField(_("message"), max_length=5000, blank=True)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.NEW)
+    submitted_at = models.DateTimeField(_("submitted"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("provider application")
+        verbose_name_plural = _("provider applications")
+        ordering = ["-submitted_at"]
+
+    def __str__(self):
+        return f"{self.company} ({self.contact_name})"
+
+
+class LegalPage(models.Model):
+    """The privacy policy or the legal notice: text that editors keep in four languages."""
+
+    class Key(models.TextChoices):
+        PRIVACY = "privacy", _("privacy policy")
+        LEGAL_NOTICE = "legal-notice", _("legal notice")
+
+    URL_NAMES = {Key.PRIVACY: "signups:privacy", Key.LEGAL_NOTICE: "signups:legal_notice"}
+
+    key = models.CharField(_("key"), max_length=20, choices=Key.choices, unique=True)
+    title = models.CharField(_("title"), max_length=160)
+    body = models.TextField(
+        _("text"),
+        help_text=_('Paragraphs separated by an empty line; a paragraph starting with "## " is a heading, '
+                    'lines starting with "- " make a list.'),
+    )
+    version = models.CharField(
+        _("version"), max_length=40,
+        help_text=_("Change it with every change of substance: signups record the version they agreed to."),
+    )
+    updated = models.DateField(_("last updated"), help_text=_("Shown on the page."))
+
+    class Meta:
+        verbose_name = _("legal page")
+        verbose_name_plural = _("legal pages")
+        ordering = ["key"]
+
+    def __str__(self):
+        return self.title or self.get_key_display()
+
+    @property
+    def url_name(self):
+        return self.URL_NAMES[self.key]
+
+
+class OutboxEmail(models.Model):
+    """A mail waiting to be sent, or sent. Written in the same transaction as what it is about, so a mail
+    server that is down loses nothing: ``manage.py send_outbox`` retries with a growing delay."""
+
+    recipient = models.EmailField(_("recipient"), max_length=254)
+    subject = models.CharField(_("subject"), max_length=255)
+    body = models.TextField(_("text"))
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # Empty once sent or given up.
+    next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True, default=timezone.now)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
+
+    class Meta:
+        verbose_name = _("outgoing email")
+        verbose_name_plural = _("outgoing emails")
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["next_attempt_at"], condition=models.Q(sent_at__isnull=True), name="outbox_due"),
+        ]
+
+    def __str__(self):
+        return f"{self.subject} → {self.recipient}"
+
+
+class ErasureLog(models.Model):
+    """That a person's data was erased on request, and when; nothing that identifies them but a hash."""
+
+    email_sha256 = models.CharField(_("SHA-256 of the email address"), max_length=64)
+    erased_at = models.DateTimeField(_("erased"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("erasure")
+        verbose_name_plural = _("erasures")
+        ordering = ["-erased_at"]
+
+    def __str__(self):
+        return f"{self.email_sha256[:12]}… {self.erased_at:%Y-%m-%d %H:%M}"
+
+
+# ``email__lower=…`` matches the way the unique constraint compares addresses (and uses its index).
+for model, field_name in ((Signup, "email"), (ProviderApplication, "email"), (OutboxEmail, "recipient")):
+    model._meta.get_field(field_name).register_lookup(Lower)

@@ -1,0 +1,88 @@
+"""Outgoing mail through the outbox table: queued in the caller's transaction, sent after it commits, and
+retried by ``manage.py send_outbox`` while the mail server is unreachable.
+
+A mail is claimed before it is sent (its next attempt moved past a lease), so the request that queued it
+and any number of workers never send it twice."""
+import logging
+import smtplib
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.utils import timezone
+
+from .models import OutboxEmail
+
+logger = logging.getLogger(__name__)
+
+# Longer than an SMTP attempt can take (EMAIL_TIMEOUT): a worker that dies mid-send leaves the mail due again after it.
+CLAIM_LEASE = timedelta(minutes=10)
+FIRST_RETRY_DELAY = timedelta(minutes=1)
+LONGEST_RETRY_DELAY = timedelta(hours=6)
+
+
+def queue(*, recipient, subject, body, language, headers=None):
+    """Store a mail and send it once the current transaction commits; the request never waits on failure."""
+    mail = OutboxEmail.objects.create(
+        recipient=recipient, subject=subject, body=body, language=language, headers=headers or {},
+    )
+    # robust: an error here (say, the database gone after the commit) is logged, and the worker sends the mail later.
+    transaction.on_commit(lambda: send(mail.pk), robust=True)
+    return mail
+
+
+def retry_delay(attempts):
+    """1, 2, 4, 8 … minutes after each failed attempt, at most six hours."""
+    return min(FIRST_RETRY_DELAY * 2 ** (attempts - 1), LONGEST_RETRY_DELAY)
+
+
+def claim(pk, now):
+    return OutboxEmail.objects.filter(pk=pk, sent_at__isnull=True, next_attempt_at__lte=now).update(
+        next_attempt_at=now + CLAIM_LEASE,
+    ) == 1
+
+
+def as_message(mail):
+    return EmailMessage(
+        subject=mail.subject, body=mail.body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
+        headers={"Content-Language": mail.language, **mail.headers},
+    )
+
+
+def send(pk):
+    """Send one due mail; True once sent, False after a failed attempt, None if it is not due or taken."""
+    now = timezone.now()
+    if not claim(pk, now):
+        return None
+    mail = OutboxEmail.objects.get(pk=pk)
+    mail.attempts += 1
+    try:
+        as_message(mail).send()
+    except (smtplib.SMTPException, OSError) as error:
+        mail.last_error = f"{type(error).__name__}: {error}"[:2000]
+        gave_up = mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS
+        mail.next_attempt_at = None if gave_up else timezone.now() + retry_delay(mail.attempts)
+        mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+        logger.warning("Outbox mail %s: attempt %s failed (%s)%s", pk, mail.attempts, mail.last_error,
+                       ", giving up" if gave_up else "")
+        return False
+    mail.sent_at = timezone.now()
+    mail.next_attempt_at = None
+    mail.last_error = ""
+    mail.save(update_fields=["attempts", "last_error", "next_attempt_at", "sent_at"])
+    return True
+
+
+def due_mail_ids(limit, now=None):
+    now = now or timezone.now()
+    return list(
+        OutboxEmail.objects.filter(sent_at__isnull=True, next_attempt_at__lte=now)
+        .order_by("next_attempt_at").values_list("pk", flat=True)[:limit]
+    )
+
+
+def send_due(limit=100):
+    """One pass over the mails that are due: returns (sent, failed)."""
+    results = [send(pk) for pk in due_mail_ids(limit)]
+    return results.count(True), results.count(False)

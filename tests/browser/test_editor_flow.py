@@ -1,0 +1,72 @@
+"""An editor, in real Chromium: logs in, changes a price in the admin (translation tabs working under
+the Content Security Policy), and sees it at once on cached pages in two languages."""
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from catalog.models import GPU
+from core.editor_role import ensure_editor_group
+from workloads.models import Workload
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a-long-editor-password"
+
+
+@pytest.fixture
+def editor(live_launch_content):
+    user = get_user_model().objects.create_user("editor", "editor@example.com", PASSWORD, is_staff=True)
+    user.groups.add(ensure_editor_group())
+    return user
+
+
+def squashed_text(page, selector="body"):
+    return "".join(page.locator(selector).inner_text().split())
+
+
+def test_editor_changes_the_h100_price_and_sees_it_on_cached_pages(live_server, editor, page):
+    training = Workload.objects.get(key="llm-training")
+    es_url = live_server.url + training.get_absolute_url("es")
+    de_url = live_server.url + training.get_absolute_url("de")
+    csp_errors = []
+    page.on("console", lambda message: csp_errors.append(message.text)
+            if "Content Security Policy" in message.text else None)
+
+    # Warm the page cache in both languages with the old price.
+    page.goto(es_url)
+    assert "desde2,88US$" in squashed_text(page, "table")
+    page.goto(de_url)
+    assert "ab2,88$" in squashed_text(page, "table")
+
+    page.goto(live_server.url + reverse("admin:login"))
+    page.fill("#id_username", "editor")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    h100 = GPU.objects.get(slug="h100-sxm")
+    page.goto(live_server.url + reverse("admin:catalog_gpu_change", args=[h100.pk]))
+    # modeltranslation's tabs are built by the self-hosted jQuery UI.
+    page.wait_for_selector(".ui-tabs")
+    page.fill("#id_price_usd_per_hour", "2.50")
+    page.click("input[name=_save]")
+    page.wait_for_selector(".messagelist .success")
+
+    page.goto(es_url)
+    assert "desde2,50US$" in squashed_text(page, "table")
+    page.goto(de_url)
+    assert "ab2,50$" in squashed_text(page, "table")
+    assert csp_errors == []
+
+
+def test_workload_admin_shows_language_tabs(live_server, editor, page):
+    page.goto(live_server.url + reverse("admin:login"))
+    page.fill("#id_username", "editor")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    workload = Workload.objects.get(key="fine-tuning")
+    page.goto(live_server.url + reverse("admin:workloads_workload_change", args=[workload.pk]))
+    tabs = page.locator(".ui-tabs-nav").first
+    tabs.wait_for()
+    labels = tabs.locator("li").all_inner_texts()
+    assert len(labels) == 4
+    tabs.locator("li").nth(2).click()
+    assert page.locator("#id_title_de").is_visible()
+    assert not page.locator("#id_title_es").is_visible()

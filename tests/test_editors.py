@@ -1,0 +1,75 @@
+"""The editor role and the admin's login throttling."""
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.test import override_settings
+from django.urls import reverse
+
+from catalog.models import GPU
+from core.editor_role import EDITORS_GROUP, ensure_editor_group
+
+PASSWORD = "a-long-editor-password"
+
+
+@pytest.fixture
+def editor(db):
+    user = get_user_model().objects.create_user("editor", "editor@example.com", PASSWORD, is_staff=True)
+    user.groups.add(ensure_editor_group())
+    return user
+
+
+def test_the_group_exists_after_migrate_with_content_permissions_only(db):
+    group = Group.objects.get(name=EDITORS_GROUP)
+    labels = {permission.content_type.app_label for permission in group.permissions.all()}
+    assert {"catalog", "workloads"} <= labels
+    assert "auth" not in labels and "contenttypes" not in labels and "sessions" not in labels
+
+
+def test_an_editor_changes_content_but_cannot_reach_user_management(client, launch_content, editor):
+    client.force_login(editor)
+    gpu = GPU.objects.get(slug="h100-sxm")
+    assert client.get(reverse("admin:catalog_gpu_change", args=[gpu.pk])).status_code == 200
+    assert client.get(reverse("admin:workloads_workload_changelist")).status_code == 200
+    assert client.get(reverse("admin:catalog_gpu_import_prices")).status_code == 200
+    assert client.get(reverse("admin:auth_user_changelist")).status_code == 403
+    assert client.get(reverse("admin:auth_group_changelist")).status_code == 403
+    assert client.get(reverse("admin:auth_user_add")).status_code == 403
+    index = client.get(reverse("admin:index")).content.decode()
+    assert reverse("admin:auth_user_changelist") not in index
+
+
+@override_settings(LOGIN_MAX_FAILURES_PER_USER=3, LOGIN_LOCKOUT_SECONDS=600)
+def test_repeated_failed_logins_lock_the_account_out(client, editor):
+    url = reverse("admin:login")
+    for _ in range(3):
+        response = client.post(url, {"username": "editor", "password": "wrong"})
+        assert response.status_code == 200
+    response = client.post(url, {"username": "editor", "password": PASSWORD})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "600"
+    assert "_auth_user_id" not in client.session
+
+
+@override_settings(LOGIN_MAX_FAILURES_PER_USER=3, LOGIN_MAX_FAILURES_PER_ADDRESS=5)
+def test_many_usernames_from_one_address_are_locked_out_too(client, editor):
+    url = reverse("admin:login")
+    for number in range(5):
+        client.post(url, {"username": f"guess{number}", "password": "wrong"})
+    assert client.post(url, {"username": "editor", "password": PASSWORD}).status_code == 429
+
+
+def test_a_successful_login_clears_the_failures(client, editor):
+    url = reverse("admin:login")
+    for _ in range(2):
+        client.post(url, {"username": "editor", "password": "wrong"})
+    response = client.post(url, {"username": "editor", "password": PASSWORD})
+    assert response.status_code == 302
+    client.logout()
+    for _ in range(4):
+        assert client.post(url, {"username": "editor", "password": "wrong"}).status_code == 200
+
+
+def test_the_admin_lives_at_the_configured_url(client, db):
+    from django.conf import settings
+
+    assert reverse("admin:index") == "/" + settings.ADMIN_URL
