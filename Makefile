@@ -4,13 +4,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test serve install install-test messages db-ready lock
+.PHONY: run test serve bench-pages bench-import install install-test messages db-ready lock
 
 run: install messages db-ready
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install-test messages
 	scripts/install-test-system-packages.sh
+	$(MAKE) node_modules/.installed
 	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh $(PY) -m pytest $(PYTEST_ARGS)
 
 # The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
@@ -21,6 +22,13 @@ serve: install messages
 	  scripts/build-production.sh
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
 	  HOST=127.0.0.1 PORT=$(PORT) SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} scripts/start-production.sh
+
+# Benchmarks (bench/README.md): each starts its own throwaway PostgreSQL and gunicorn, and prints figures.
+bench-pages: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/page_speed.py
+
+bench-import: install-test
+	scripts/with-throwaway-postgres.sh $(PY) bench/price_import.py
 
 install: $(VENV)/.installed-run
 
@@ -36,6 +44,11 @@ $(VENV)/.installed-run: requirements.lock | $(VENV)/bin/python
 $(VENV)/.installed-test: requirements-test.lock | $(VENV)/bin/python
 	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements-test.lock
 	touch $@ $(VENV)/.installed-run
+
+# The quality gates' judges (axe-core, the Nu HTML Checker, Lighthouse), pinned in package-lock.json.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
 
 # Interface strings: locale/*/LC_MESSAGES/django.po compiled to .mo (gettext's msgfmt).
 messages:

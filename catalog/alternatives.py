@@ -56,8 +56,8 @@ def price_text(gpu):
 def cheaper(gpu, gpus):
     found = cheaper_gpu(gpu, gpus)
     if found:
-        reason = _("%(saving)s less per GPU-hour (%(price)s instead of %(own_price)s), with %(memory)s of "
-                   "memory instead of %(own_memory)s.") % {
+        reason = _("%(saving)s less per GPU-hour: %(price)s instead of %(own_price)s. Memory: %(memory)s "
+                   "(this GPU: %(own_memory)s).") % {
             "saving": format_usd(gpu.price_usd_per_hour - found.price_usd_per_hour),
             "price": price_text(found), "own_price": price_text(gpu),
             "memory": format_quantity(found.memory_gb, "GB"), "own_memory": format_quantity(gpu.memory_gb, "GB"),
@@ -77,8 +77,8 @@ def cheaper(gpu, gpus):
 def faster(gpu, gpus):
     found = faster_gpu(gpu, gpus)
     if found:
-        reason = _("%(tflops)s of dense BF16 instead of %(own_tflops)s, at %(price)s instead of "
-                   "%(own_price)s.") % {
+        reason = _("%(tflops)s of dense BF16 instead of %(own_tflops)s, at %(price)s per GPU-hour "
+                   "(this GPU: %(own_price)s).") % {
             "tflops": spec_text(found, "bf16_dense_tflops"), "own_tflops": spec_text(gpu, "bf16_dense_tflops"),
             "price": price_text(found), "own_price": price_text(gpu),
         }
@@ -97,7 +97,8 @@ def faster(gpu, gpus):
 def more_memory(gpu, gpus):
     found = more_memory_gpu(gpu, gpus)
     if found:
-        reason = _("%(memory)s instead of %(own_memory)s, at %(price)s instead of %(own_price)s.") % {
+        reason = _("%(memory)s of memory instead of %(own_memory)s, at %(price)s per GPU-hour "
+                   "(this GPU: %(own_price)s).") % {
             "memory": format_quantity(found.memory_gb, "GB"), "own_memory": format_quantity(gpu.memory_gb, "GB"),
             "price": price_text(found), "own_price": price_text(gpu),
         }

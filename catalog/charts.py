@@ -33,6 +33,7 @@ class BarChart:
     width: int
     height: int
     bar_x: int
+    bar_height: int
     bars: tuple
 
 
@@ -64,4 +65,4 @@ def bar_chart(items):
             text_y=y + TEXT_BASELINE, value_x=LABEL_WIDTH + length + PADDING,
         ))
     height = 2 * PADDING + len(items) * BAR_HEIGHT + max(len(items) - 1, 0) * ROW_GAP
-    return BarChart(width=WIDTH, height=height, bar_x=LABEL_WIDTH, bars=tuple(bars))
+    return BarChart(width=WIDTH, height=height, bar_x=LABEL_WIDTH, bar_height=BAR_HEIGHT, bars=tuple(bars))

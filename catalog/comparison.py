@@ -8,7 +8,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.formatting import as_decimal, format_number, format_quantity, format_share, format_usd, not_published
+from core.formatting import format_number, format_quantity, format_share, format_usd, not_published
 from workloads.models import WorkloadColumn
 from workloads.tables import cell_text
 
@@ -132,7 +132,7 @@ def trainable_billion_params_per_usd_hour(gpu):
 
 
 def rounded_number(places):
-    return lambda value: format_number(round(as_decimal(value), places))
+    return lambda value: format_number(value, places)
 
 
 def trainable_definition():

@@ -7,6 +7,7 @@ language that is active (``django.utils.translation``), so a page renders in one
 from decimal import Decimal
 from fractions import Fraction
 
+from babel import Locale
 from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from django.utils import timezone
@@ -25,14 +26,18 @@ def babel_locale(language=None):
     return BABEL_LOCALES.get(language, BABEL_LOCALES["en"])
 
 
-def format_number(value):
-    """A number in the active language's digits, at most three decimals: 6000 (es), 6.000 (pt, de), 6,000 (en)."""
+def format_number(value, places=None):
+    """A number in the active language's digits, at most three decimals (or exactly ``places``):
+    6000 (es), 6.000 (pt, de), 6,000 (en)."""
     if isinstance(value, Fraction):
         value = Decimal(value.numerator) / Decimal(value.denominator)
     value = Decimal(value)
     language = (get_language() or "en").split("-")[0]
     locale = babel_locale(language)
-    if abs(value) < 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1):
+    grouped = abs(value) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    if places is not None:
+        return format_decimal(value, format=("#,##0." if grouped else "0.") + "0" * places, locale=locale)
+    if not grouped:
         return format_decimal(value, format="0.###", locale=locale)
     return format_decimal(value, locale=locale)
 
@@ -50,11 +55,14 @@ def as_decimal(value):
 
 def format_usd(amount, places=2):
     """An amount in US dollars, rounded to ``places`` decimals: "2,88 US$", "US$ 2,88", "2,88 $", "$2.88"."""
-    amount = as_decimal(amount).quantize(Decimal(1).scaleb(-places))
+    amount = as_decimal(amount)
     language = (get_language() or "en").split("-")[0]
+    locale = babel_locale(language)
+    # The locale's currency pattern with ``places`` decimals: "#,##0.00 ¤" becomes "#,##0.0000 ¤".
+    pattern = Locale.parse(locale).currency_formats["standard"].pattern.replace(".00", "." + "0" * places)
     grouped = abs(amount) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
-    return format_currency(amount, "USD", locale=babel_locale(language), currency_digits=False,
-                           decimal_quantization=False, group_separator=grouped)
+    return format_currency(amount, "USD", format=pattern, locale=locale, currency_digits=False,
+                           group_separator=grouped)
 
 
 def format_share(share):

@@ -1,9 +1,12 @@
 """Whole rendered pages, cached per language and path under the content version.
 
-A cached page is served at close to the speed of a static file. Designed together with the Content
-Security Policy: a page is stored with its CSP nonce replaced by a placeholder, and every response,
-cached or not, gets a fresh nonce in its body and its header, so no nonce is ever served twice.
-ETags come from the stored bytes (placeholder included), so they stay stable across nonces."""
+A cached page is served at close to the speed of a static file: its bytes are stored once, plain and
+gzip-compressed. Designed together with the Content Security Policy: public pages carry no nonce (no
+inline script needs one), so their bytes are the same for every visitor. A page that does use the
+response's nonce is stored with a placeholder instead, and every response, cached or not, gets a fresh
+nonce in its body and its header (such a page is stored uncompressed). ETags come from the stored
+bytes, so they are stable across nonces."""
+import gzip
 import hashlib
 from functools import wraps
 
@@ -37,17 +40,33 @@ def stored_entry(request, response):
         body = body.replace(nonce.encode(), NONCE_PLACEHOLDER)
     return {
         "body": body,
+        "gzip_body": None if nonce else gzip.compress(body, compresslevel=6, mtime=0),
         "content_type": response["Content-Type"],
         "etag": '"%s"' % hashlib.sha256(body).hexdigest()[:40],
         "uses_nonce": bool(nonce),
     }
 
 
+def accepts_gzip(request):
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
 def response_from(request, entry):
+    if entry["gzip_body"] is not None and accepts_gzip(request):
+        response = HttpResponse(entry["gzip_body"], content_type=entry["content_type"])
+        response["Content-Encoding"] = "gzip"
+        return response
     body = entry["body"]
     if entry["uses_nonce"]:
         body = body.replace(NONCE_PLACEHOLDER, str(request.csp_nonce).encode())
     return HttpResponse(body, content_type=entry["content_type"])
+
+
+def etag_for(request, entry):
+    """Each representation has its own ETag: the gzip bytes differ from the plain ones."""
+    if entry["gzip_body"] is not None and accepts_gzip(request):
+        return entry["etag"][:-1] + '-gzip"'
+    return entry["etag"]
 
 
 def if_none_match(request, etag):
@@ -73,13 +92,14 @@ def cached_page(view):
             entry = stored_entry(request, response)
             if key:
                 cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
-        if if_none_match(request, entry["etag"]):
+        etag = etag_for(request, entry)
+        if if_none_match(request, etag):
             response = HttpResponseNotModified()
         elif request.method == "HEAD":
             response = HttpResponse(content_type=entry["content_type"])
         else:
             response = response_from(request, entry)
-        response["ETag"] = entry["etag"]
+        response["ETag"] = etag
         response["Cache-Control"] = public_cache_control()
         patch_vary_headers(response, ("Accept-Encoding",))
         return response

@@ -1,6 +1,8 @@
 """/sitemap.xml: every public page in every language it exists in, with its hreflang alternates."""
 from django.shortcuts import render
 
+from catalog.sitemap import catalog_pages
+from signups.sitemap import legal_pages
 from workloads.models import Workload
 
 from .page_cache import cached_page
@@ -14,6 +16,8 @@ def public_pages():
         paths = {code: workload.get_absolute_url(code) for code in workload.page_languages()}
         if paths:
             yield paths
+    yield from catalog_pages()
+    yield from legal_pages()
 
 
 @cached_page

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from core import views as core_views
 from core.health import healthz
@@ -20,8 +20,12 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("", core_views.home, name="home"),
+    path("", include("catalog.urls")),
+    path("", include("signups.urls")),
     # Workload slugs are translated model fields, so this pattern comes last.
     path("<slug:slug>/", workload_views.workload_detail, name="workload"),
 )
 
 handler404 = "core.views.page_not_found"
+handler400 = "signups.errors.bad_request"
+handler403 = "signups.errors.permission_denied"

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# What the test suite needs beyond Python: PostgreSQL's server and Debian's Chromium.
+# What the test suite needs beyond Python, from Debian's packages when missing: PostgreSQL's server,
+# Redis (the shared cache of the multi-server tests), Chromium (browser tests, axe, Lighthouse), Java
+# (the Nu HTML Checker) and Node.js with npm (the quality gates' packages).
 set -euo pipefail
 here=$(dirname "$0")
 missing=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+command -v redis-server >/dev/null || missing+=(redis-server)
 [[ -x /usr/bin/chromium ]] || missing+=(chromium fonts-dejavu-core)
+command -v java >/dev/null || missing+=(default-jre-headless)
+command -v npm >/dev/null || missing+=(nodejs npm)
 if ((${#missing[@]})); then
   echo "Installing ${missing[*]} from Debian's packages"
   "$here/apt-install.sh" "${missing[@]}"

@@ -10,11 +10,11 @@ class SignupsConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_delete, post_save
 
-        from core.content_version import bump_content_version
+        from core.content_version import content_changed
 
         from .models import LegalPage
 
         # Only the legal pages are page content. The app is deliberately not in CONTENT_APPS: that
         # would bump the content version (and empty the page cache) on every signup and every mail sent.
-        post_save.connect(bump_content_version, sender=LegalPage, dispatch_uid="content-version-legal-page-save")
-        post_delete.connect(bump_content_version, sender=LegalPage, dispatch_uid="content-version-legal-page-delete")
+        post_save.connect(content_changed, sender=LegalPage, dispatch_uid="content-version-legal-page-save")
+        post_delete.connect(content_changed, sender=LegalPage, dispatch_uid="content-version-legal-page-delete")

@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from workloads.models import Workload
 
+from .legal_text import render_legal_text
+
 
 class ConsentEvidence(models.Model):
     """What proves a visitor's consent: which consent text, in which language, on which page, when."""
@@ -130,6 +132,9 @@ class LegalPage(models.Model):
     @property
     def url_name(self):
         return self.URL_NAMES[self.key]
+
+    def body_html(self):
+        return render_legal_text(self.body)
 
 
 class OutboxEmail(models.Model):

@@ -7,16 +7,9 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
+from core.client_ip import client_ip
+
 logger = logging.getLogger(__name__)
-
-
-def client_address(request):
-    """REMOTE_ADDR, or behind a proxy the header it sets to the client's address (CLIENT_IP_HEADER)."""
-    if settings.CLIENT_IP_HEADER:
-        forwarded = request.headers.get(settings.CLIENT_IP_HEADER, "").strip()
-        if forwarded:
-            return forwarded
-    return request.META.get("REMOTE_ADDR", "")
 
 
 def seconds_to_wait(request, scope):
@@ -24,7 +17,7 @@ def seconds_to_wait(request, scope):
     window = settings.SIGNUP_RATE_LIMIT_WINDOW
     now = time.time()
     # A hash keeps visitors' addresses out of the cache.
-    client = hashlib.sha256(client_address(request).encode()).hexdigest()[:32]
+    client = hashlib.sha256(client_ip(request).encode()).hexdigest()[:32]
     key = f"rate:{scope}:{int(now // window)}:{client}"
     try:
         cache.add(key, 0, timeout=window)

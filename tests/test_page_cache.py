@@ -1,5 +1,6 @@
 """Whole-page cache: keyed by language, path and content version; ETag and 304; a fresh CSP nonce on
 every response; every editor change seen at once."""
+import gzip
 import re
 from decimal import Decimal
 
@@ -95,3 +96,16 @@ def test_every_response_gets_a_fresh_nonce_even_from_the_cache(client, launch_co
         assert header_nonce == body_nonce
         nonces.append(header_nonce)
     assert len(set(nonces)) == 3
+
+
+def test_cached_pages_are_served_gzip_compressed_to_clients_that_accept_it(client, launch_content):
+    url = training_url()
+    plain = client.get(url)
+    compressed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert compressed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(compressed.content) == plain.content
+    assert len(compressed.content) < len(plain.content) / 3
+    assert compressed["ETag"] != plain["ETag"]
+    assert "Accept-Encoding" in compressed["Vary"]
+    again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=compressed["ETag"])
+    assert again.status_code == 304

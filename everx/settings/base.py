@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "core",
     "catalog",
     "workloads",
+    "signups",
 ]
 
 MIDDLEWARE = [
@@ -53,6 +54,8 @@ MIDDLEWARE = [
     "core.middleware.CrossOriginResourcePolicyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses responses that are not compressed already (cached pages are stored compressed).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so it sees a view's database errors first: a 503 page instead of a 500.
+    "signups.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "everx.urls"
@@ -185,3 +190,22 @@ LOGGING = {
 
 # Files served at the site root (favicon.ico), from root_files/.
 WHITENOISE_ROOT = BASE_DIR / "root_files"
+
+# Mail. Signup and application mails go through the outbox (signups/outbox.py): `manage.py send_outbox
+# --loop` retries what the mail server refused. EMAIL_TIMEOUT bounds how long a request waits for it.
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(env("EMAIL_PORT", 25))
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+
+# Signup and provider forms: submissions per client address (core/client_ip.py) and window (seconds),
+# counted in the shared cache.
+SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
+SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
+CSRF_FAILURE_VIEW = "signups.errors.csrf_failure"

@@ -9,3 +9,6 @@ from .base import *  # noqa: E402,F403
 # Serve static files straight from the app folders, picking up edits, without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Mail is printed to the console unless EMAIL_BACKEND says otherwise.
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")  # noqa: F405

@@ -3,13 +3,14 @@ from django.db import transaction
 
 from catalog.loading import load_gpus, load_model_presets
 from core.content_version import content_changed
+from signups.loading import load_legal_pages
 from workloads.loading import load_workloads
 
 
 class Command(BaseCommand):
     help = (
         "Load the launch content (GPUs from catalog/data/gpus.csv, workloads and calls to action from "
-        "workloads/content/). Idempotent: creates what is missing and fills empty translations, leaving "
+        "workloads/content/, legal pages from signups/content/). Idempotent: creates what is missing and fills empty translations, leaving "
         "editors' changes alone. --reset makes the database equal to the files."
     )
 
@@ -21,6 +22,7 @@ class Command(BaseCommand):
         created, updated = load_gpus(reset=reset)
         load_model_presets(reset=reset)
         workloads = load_workloads(reset=reset)
+        load_legal_pages(reset=reset)
         # Bulk writes send no signals: make every cached page fresh once the content is in.
         content_changed()
         self.stdout.write(

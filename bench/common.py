@@ -1,0 +1,34 @@
+"""Shared by the benchmarks: a Django set-up on the throwaway database, gunicorn, and wrk."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT_DIR))
+
+
+def django_setup(settings_module="everx.settings.production"):
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    os.environ.setdefault("SECRET_KEY", "benchmark-secret-key-long-enough-for-the-production-settings-0123456789")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+    import django
+
+    django.setup()
+
+
+def wrk(url, seconds=8, connections=16, threads=2):
+    """Requests per second and latency percentiles from one wrk run."""
+    if shutil.which("wrk") is None:
+        subprocess.run([str(PROJECT_DIR / "scripts" / "apt-install.sh"), "wrk"], check=True)
+    output = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    p99 = re.search(r"99%\s+([\d.]+\w+)", output).group(1)
+    return {"rps": rate, "p99": p99, "non_2xx": int(errors.group(1)) if errors else 0}

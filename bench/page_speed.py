@@ -1,0 +1,93 @@
+"""Page speed against gunicorn on loopback, measured with wrk in one run, as ratios to a static file.
+
+Run: scripts/with-throwaway-postgres.sh .venv/bin/python bench/page_speed.py"""
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import PROJECT_DIR, django_setup, wrk  # noqa: E402
+
+django_setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import reverse  # noqa: E402
+from django.utils import translation  # noqa: E402
+
+from catalog.models import GPU  # noqa: E402
+from tests.servers import gunicorn_server  # noqa: E402
+from workloads.models import Workload  # noqa: E402
+
+
+def queries_for(path):
+    client = Client(HTTP_HOST="127.0.0.1")
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return len(captured), response.content
+
+
+def set_gpu_count(total):
+    """Pad the catalogue with synthetic GPUs (vendor "Bench") up to ``total``."""
+    GPU.objects.filter(vendor="Bench").delete()
+    real = GPU.objects.count()
+    GPU.objects.bulk_create(
+        GPU(slug=f"bench-{n}", vendor="Bench", name=f"Bench GPU {n}", architecture="Bench",
+            memory_gb=Decimal(8 + n % 200), bandwidth_gbs=Decimal(500 + n), bf16_dense_tflops=Decimal(100 + n % 900),
+            price_usd_per_hour=Decimal("0.50") + Decimal(n % 300) / 100)
+        for n in range(total - real)
+    )
+
+
+def main():
+    call_command("migrate", verbosity=0)
+    call_command("load_launch_content", stdout=open("/dev/null", "w"))
+    call_command("collectstatic", interactive=False, verbosity=0)
+    workload_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
+    with translation.override("es"):
+        catalogue_path = reverse("gpu_catalogue") if "gpu_catalogue" in _url_names() else None
+    page_queries, page_bytes = queries_for(workload_path)
+    static_copy = Path(settings.STATIC_ROOT) / "bench" / "workload-page.html"
+    static_copy.parent.mkdir(parents=True, exist_ok=True)
+    static_copy.write_bytes(page_bytes)
+    print(f"workload page: {len(page_bytes)} bytes, {page_queries} queries uncached")
+
+    results = {}
+    with gunicorn_server(workers=2) as cached, gunicorn_server(workers=2, PAGE_CACHE_ENABLED="false") as uncached:
+        results["static file"] = wrk(cached + "/static/bench/workload-page.html")
+        results["cached page"] = wrk(cached + workload_path)
+        results["uncached render"] = wrk(uncached + workload_path)
+        results["/healthz"] = wrk(cached + "/healthz")
+        if catalogue_path:
+            for total in (100, 1000):
+                set_gpu_count(total)
+                results[f"catalogue, {total} GPUs (uncached)"] = wrk(uncached + catalogue_path, seconds=5)
+                results[f"catalogue, {total} GPUs queries"] = queries_for(catalogue_path)[0]
+    static_rate = results["static file"]["rps"]
+    for name, figures in results.items():
+        if isinstance(figures, int):
+            print(f"{name:36} {figures} queries")
+            continue
+        print(f"{name:36} {figures['rps']:9.0f} req/s  p99 {figures['p99']:>8}  non-2xx {figures['non_2xx']}"
+              f"  {figures['rps'] / static_rate:5.2f}× static")
+    print(f"cached page / static file:      {results['cached page']['rps'] / static_rate:.2f}× (target ≥ 0.9×)")
+    print(f"uncached render / static file:  {results['uncached render']['rps'] / static_rate:.2f}× (target ≥ 0.1×)")
+    if catalogue_path:
+        slow = results["catalogue, 100 GPUs (uncached)"]["rps"] / results["catalogue, 1000 GPUs (uncached)"]["rps"]
+        print(f"catalogue 1,000 GPUs vs 100: {slow:.1f}× the time per request (target ≤ 10×), queries "
+              f"{results['catalogue, 100 GPUs queries']} vs {results['catalogue, 1000 GPUs queries']}")
+
+
+def _url_names():
+    from django.urls import get_resolver
+
+    return {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+
+
+if __name__ == "__main__":
+    main()

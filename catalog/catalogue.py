@@ -1,0 +1,79 @@
+"""The catalogue of every GPU: filtered by vendor and minimum memory, sorted best first by a key spec,
+the price or the price per GB of memory; GPUs without the published figure come last."""
+from urllib.parse import urlencode
+
+from django.db.models import DecimalField, ExpressionWrapper, F
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from core.formatting import format_usd, not_published
+
+from . import sizing
+from .models import GPU
+from .specs import spec_label, spec_text
+
+# Each order: its label, the field it sorts on, and its direction (the better values first).
+SORTS = {
+    "memory": (gettext_lazy("Most memory first"), "memory_gb", "descending"),
+    "bandwidth": (gettext_lazy("Highest memory bandwidth first"), "bandwidth_gbs", "descending"),
+    "bf16": (gettext_lazy("Highest dense BF16 throughput first"), "bf16_dense_tflops", "descending"),
+    "price": (gettext_lazy("Lowest price first"), "price_usd_per_hour", "ascending"),
+    "price-per-gb": (gettext_lazy("Lowest price per GB of memory first"), "price_per_gb", "ascending"),
+}
+DEFAULT_SORT = "memory"
+SORT_CHOICES = [(key, label) for key, (label, _field, _direction) in SORTS.items()]
+
+
+def catalogue_gpus(vendor=None, min_memory_gb=None, sort=DEFAULT_SORT):
+    _label, field, direction = SORTS[sort]
+    gpus = GPU.objects.annotate(price_per_gb=ExpressionWrapper(
+        F("price_usd_per_hour") / F("memory_gb"), output_field=DecimalField(max_digits=16, decimal_places=8),
+    ))
+    if vendor:
+        gpus = gpus.filter(vendor=vendor)
+    if min_memory_gb is not None:
+        gpus = gpus.filter(memory_gb__gte=min_memory_gb)
+    ordering = F(field).desc(nulls_last=True) if direction == "descending" else F(field).asc(nulls_last=True)
+    return gpus.order_by(ordering, "name")
+
+
+def price_per_gb_hour(gpu):
+    """What one GB of the GPU's memory costs per hour at its best live offer."""
+    if gpu.price_usd_per_hour is None:
+        return None
+    return sizing.exact(gpu.price_usd_per_hour) / sizing.exact(gpu.memory_gb)
+
+
+def price_per_gb_text(gpu):
+    value = price_per_gb_hour(gpu)
+    return not_published() if value is None else format_usd(value, places=4)
+
+
+def spec_column(sort, spec):
+    return (sort, spec_label(spec), lambda gpu: spec_text(gpu, spec))
+
+
+def catalogue_columns():
+    """The table's columns after the GPU's name: (the order it sorts by, or None; heading; cell text)."""
+    return [
+        spec_column("memory", "memory_gb"),
+        spec_column(None, "memory_type"),
+        spec_column("bandwidth", "bandwidth_gbs"),
+        spec_column("bf16", "bf16_dense_tflops"),
+        spec_column("price", "price_usd_per_hour"),
+        ("price-per-gb", _("Price per GB of memory per hour"), price_per_gb_text),
+    ]
+
+
+def catalogue_table(gpus, sort, filters):
+    """Headings (a sortable one links to its order, keeping ``filters``) and rows of cell texts."""
+    columns = catalogue_columns()
+    headings = []
+    for key, label, _text in columns:
+        query = urlencode(filters + ([("sort", key)] if key and key != DEFAULT_SORT else []))
+        headings.append({
+            "label": label, "link": f"?{query}" if key else None,
+            "sorted": SORTS[sort][2] if key == sort else None,
+        })
+    rows = [(gpu, [text(gpu) for _key, _label, text in columns]) for gpu in gpus]
+    return headings, rows

@@ -1,0 +1,228 @@
+"""The GET forms of the catalogue, the comparison and the sizing calculator. Their fields are the pages'
+query string, so a result is a shareable link; every message is translatable."""
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from core.formatting import format_number
+
+from . import sizing
+from .calculator import KVCacheShape, memory_requirement, nearest_preset, preset_shape
+from .catalogue import SORT_CHOICES
+from .comparison import MAX_GPUS, MIN_GPUS
+
+MAX_MODEL_BILLION_PARAMS = 10_000
+DEFAULT_CONTEXT_TOKENS = 8192
+DEFAULT_BATCH_SIZE = 1
+# Accepted ranges of the calculator's whole numbers: wide enough for any real model, and small enough
+# that a typing slip gets a message rather than a meaningless figure.
+WHOLE_NUMBER_RANGES = {
+    "context": (1, 1_048_576),
+    "batch": (1, 1024),
+    "layers": (1, 1000),
+    "kv_heads": (1, 1024),
+    "head_dim": (1, 1024),
+}
+CUSTOM_SHAPE = "custom"
+KV_SHAPE_FIELDS = ("layers", "kv_heads", "head_dim")
+METHOD_NAMES = {
+    "full_adam": gettext_lazy("Full training with Adam, mixed precision"),
+    "lora_16bit": gettext_lazy("LoRA on a 16-bit base"),
+    "qlora_4bit": gettext_lazy("QLoRA on a 4-bit base"),
+    "weights_16bit": gettext_lazy("Inference, weights in 16 bits"),
+    "weights_8bit": gettext_lazy("Inference, weights in 8 bits"),
+    "weights_4bit": gettext_lazy("Inference, weights in 4 bits"),
+}
+
+
+def decimal_input():
+    return forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+
+
+def whole_number_field(label, **kwargs):
+    """An optional whole number; its range is checked in the form, with the limits in the visitor's digits."""
+    return forms.IntegerField(
+        label=label, required=False, widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")}, **kwargs,
+    )
+
+
+def method_label(method):
+    """The method's name with its memory per parameter: "LoRA on a 16-bit base (2.5 bytes per parameter)"."""
+    bytes_ = sizing.bytes_per_parameter(method)
+    # gettext's plural forms count whole numbers; a fraction of a byte reads as plural.
+    count = bytes_.numerator if bytes_.denominator == 1 else 2
+    return ngettext("%(method)s (%(bytes)s byte per parameter)", "%(method)s (%(bytes)s bytes per parameter)",
+                    count) % {"method": METHOD_NAMES[method], "bytes": format_number(bytes_)}
+
+
+def preset_label(preset):
+    return _("%(name)s: %(layers)s layers, %(kv_heads)s KV heads, head dimension %(head_dim)s") % {
+        "name": preset.name, "layers": preset.layers, "kv_heads": preset.kv_heads, "head_dim": preset.head_dim,
+    }
+
+
+class QueryForm(forms.Form):
+    """A form read from the query string, labels without a colon."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def query_pairs(self):
+        """The submitted values of this form's fields, in field order: the page's own query string."""
+        pairs = []
+        for name in self.fields:
+            values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data.get(name)]
+            pairs += [(name, value) for value in values if value not in (None, "")]
+        return pairs
+
+
+class CatalogueForm(QueryForm):
+    vendor = forms.ChoiceField(
+        label=gettext_lazy("Vendor"), required=False,
+        error_messages={"invalid_choice": gettext_lazy("No GPU in the catalogue is from “%(value)s”: showing every vendor.")},
+    )
+    min_memory = forms.DecimalField(
+        label=gettext_lazy("Minimum memory (GB)"), required=False, localize=True, widget=decimal_input(),
+        error_messages={"invalid": gettext_lazy("Enter the minimum memory as a number of GB, such as 80: showing every size.")},
+    )
+    sort = forms.ChoiceField(
+        label=gettext_lazy("Sort"), required=False, choices=SORT_CHOICES,
+        error_messages={"invalid_choice": gettext_lazy("There is no such order: sorted by memory.")},
+    )
+
+    def __init__(self, *args, vendors, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["vendor"].choices = [("", _("All vendors"))] + [(vendor, vendor) for vendor in vendors]
+
+    def clean_min_memory(self):
+        value = self.cleaned_data["min_memory"]
+        if value is not None and value < 0:
+            raise ValidationError(_("The minimum memory cannot be negative: showing every size."), code="negative")
+        return value
+
+
+class CompareForm(QueryForm):
+    gpu = forms.MultipleChoiceField(
+        label=gettext_lazy("GPUs"), help_text=gettext_lazy("Choose two to four."),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": gettext_lazy("Choose two to four GPUs."),
+            "invalid_choice": gettext_lazy("There is no GPU “%(value)s” in the catalogue."),
+        },
+    )
+    workload = forms.ChoiceField(
+        label=gettext_lazy("Add the sizing columns of a workload"), required=False,
+        error_messages={"invalid_choice": gettext_lazy("There is no workload “%(value)s”.")},
+    )
+
+    def __init__(self, *args, gpus, workloads, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].choices = [(gpu.slug, gpu.name) for gpu in gpus]
+        self.fields["workload"].choices = [("", _("None"))] + [(workload.key, workload.title) for workload in workloads]
+
+    def clean_gpu(self):
+        slugs = sorted(set(self.cleaned_data["gpu"]))
+        if not MIN_GPUS <= len(slugs) <= MAX_GPUS:
+            raise ValidationError(_("Choose two to four GPUs."), code="count")
+        return slugs
+
+
+class CalculatorForm(QueryForm):
+    size = forms.DecimalField(
+        label=gettext_lazy("Model size"), help_text=gettext_lazy("Billions of parameters, for example 7, 70 or 405."),
+        localize=True, decimal_places=3, widget=decimal_input(),
+        error_messages={
+            "required": gettext_lazy("Enter the model size in billions of parameters."),
+            "invalid": gettext_lazy("Enter the model size as a number, for example 7 or 70."),
+            "max_decimal_places": gettext_lazy("Enter the model size with at most three decimals."),
+        },
+    )
+    method = forms.ChoiceField(
+        label=gettext_lazy("Method"), widget=forms.RadioSelect, initial="full_adam",
+        error_messages={
+            "required": gettext_lazy("Choose a method."),
+            "invalid_choice": gettext_lazy("Choose one of the methods listed."),
+        },
+    )
+    context = whole_number_field(
+        gettext_lazy("Context length"), help_text=gettext_lazy("Tokens per sequence, prompt and answer together."),
+        initial=DEFAULT_CONTEXT_TOKENS,
+    )
+    batch = whole_number_field(
+        gettext_lazy("Batch size"), help_text=gettext_lazy("Sequences served at the same time."),
+        initial=DEFAULT_BATCH_SIZE,
+    )
+    shape = forms.ChoiceField(
+        label=gettext_lazy("Model shape"), required=False,
+        help_text=gettext_lazy("Layers, KV heads and head dimension, which set the size of the KV cache."),
+        error_messages={"invalid_choice": gettext_lazy("Choose a model shape from the list.")},
+    )
+    layers = whole_number_field(gettext_lazy("Layers"))
+    kv_heads = whole_number_field(gettext_lazy("KV heads"))
+    head_dim = whole_number_field(gettext_lazy("Head dimension"))
+
+    def __init__(self, *args, presets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.presets = {preset.slug: preset for preset in presets}
+        self.fields["method"].choices = [(method, method_label(method)) for method in METHOD_NAMES]
+        self.fields["shape"].choices = (
+            [("", _("The preset nearest to the model size"))]
+            + [(preset.slug, preset_label(preset)) for preset in presets]
+            + [(CUSTOM_SHAPE, _("Custom: the layers, KV heads and head dimension below"))]
+        )
+
+    def clean_size(self):
+        size = self.cleaned_data["size"]
+        if size <= 0:
+            raise ValidationError(_("The model size must be above zero."), code="not_positive")
+        if size > MAX_MODEL_BILLION_PARAMS:
+            raise ValidationError(
+                _("The model size must be at most %(max)s billion parameters.") % {
+                    "max": format_number(MAX_MODEL_BILLION_PARAMS)},
+                code="too_large",
+            )
+        return size
+
+    def clean(self):
+        data = super().clean()
+        for name, (low, high) in WHOLE_NUMBER_RANGES.items():
+            value = data.get(name)
+            if value is not None and not low <= value <= high:
+                self.add_error(name, ValidationError(
+                    _("Enter a whole number from %(min)s to %(max)s.") % {
+                        "min": format_number(low), "max": format_number(high)},
+                    code="out_of_range",
+                ))
+        if data.get("method") in sizing.INFERENCE_METHODS:
+            self.check_kv_cache_shape(data)
+        return data
+
+    def check_kv_cache_shape(self, data):
+        if data.get("shape") == CUSTOM_SHAPE:
+            for name in KV_SHAPE_FIELDS:
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, ValidationError(_("Enter this for a custom model shape."), code="required"))
+        elif not data.get("shape") and not self.presets and "shape" not in self.errors:
+            self.add_error("shape", ValidationError(
+                _("No preset is available: choose “Custom” and enter the model's shape."), code="no_preset"))
+
+    def kv_cache_shape(self):
+        data = self.cleaned_data
+        if data["shape"] == CUSTOM_SHAPE:
+            return KVCacheShape(data["layers"], data["kv_heads"], data["head_dim"])
+        preset = self.presets.get(data["shape"]) or nearest_preset(self.presets.values(), data["size"])
+        return preset_shape(preset)
+
+    def requirement(self):
+        """The memory the submitted model needs; call on a valid form."""
+        data = self.cleaned_data
+        if data["method"] not in sizing.INFERENCE_METHODS:
+            return memory_requirement(data["size"], data["method"])
+        return memory_requirement(
+            data["size"], data["method"], self.kv_cache_shape(),
+            DEFAULT_CONTEXT_TOKENS if data["context"] is None else data["context"],
+            DEFAULT_BATCH_SIZE if data["batch"] is None else data["batch"],
+        )

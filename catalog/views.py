@@ -1,0 +1,172 @@
+"""The catalogue, a page per GPU, the comparison and the sizing calculator: public GET pages, cached whole,
+each in a constant number of queries however many GPUs there are."""
+from urllib.parse import urlencode
+
+from django.http import Http404
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+
+from core.formatting import format_date_time, format_quantity, format_share
+from core.page_cache import cached_page
+from core.pages import page_context, urls_by_language, with_query
+from workloads.models import Workload
+from workloads.tables import cell_text
+
+from . import sizing
+from .alternatives import nearest_alternatives
+from .calculator import configurations
+from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
+from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
+from .forms import CUSTOM_SHAPE, METHOD_NAMES, CalculatorForm, CatalogueForm, CompareForm, method_label
+from .models import GPU, ModelPreset
+from .specs import GPU_PAGE_SPECS, spec_label, spec_text
+
+
+def query_paths(view_name, query_pairs):
+    """The page's path in each language with its query string: the language switcher, canonical and
+    hreflang links keep what the visitor chose."""
+    return with_query(urls_by_language(view_name), urlencode(query_pairs))
+
+
+@cached_page
+def gpu_list(request):
+    vendors = GPU.objects.order_by("vendor").values_list("vendor", flat=True).distinct()
+    form = CatalogueForm(request.GET, vendors=vendors)
+    form.is_valid()  # an invalid field is reported and ignored; the valid ones still apply
+    chosen = form.cleaned_data
+    sort = chosen.get("sort") or DEFAULT_SORT
+    query = [(name, value) for name, value in form.query_pairs()
+             if name not in form.errors and (name, value) != ("sort", DEFAULT_SORT)]
+    headings, rows = catalogue_table(
+        catalogue_gpus(chosen.get("vendor"), chosen.get("min_memory"), sort), sort,
+        [(name, value) for name, value in query if name != "sort"],
+    )
+    context = page_context(
+        request, query_paths("catalog:gpu_list", query),
+        title=_("All GPU models: specs and prices"),
+        description=_("Every GPU on EverXCloud with its memory, bandwidth, BF16 throughput and best live price per "
+                      "hour; sort and filter them."),
+    )
+    context.update({"form": form, "headings": headings, "rows": rows})
+    return render(request, "catalog/gpu_list.html", context)
+
+
+def workload_fits(gpu, language):
+    """Each published workload whose table lists ``gpu``, with the GPU's cell under each of its columns."""
+    workloads = Workload.objects.with_page_in(language).filter(rows__gpu=gpu).prefetch_related("columns")
+    return [
+        (workload, [(column.label, cell_text(column, gpu)) for column in workload.columns.all()])
+        for workload in workloads
+    ]
+
+
+@cached_page
+def gpu_detail(request, slug):
+    gpus = list(GPU.objects.all())
+    gpu = next((gpu for gpu in gpus if gpu.slug == slug), None)
+    if gpu is None:
+        raise Http404
+    language = translation.get_language()
+    alternatives = nearest_alternatives(gpu, gpus)
+    compare_slugs = sorted({gpu.slug} | {alternative.gpu.slug for alternative in alternatives if alternative.gpu})
+    context = page_context(
+        request, {code: gpu.get_absolute_url(code) for code in gpu.page_languages()},
+        title=_("%(gpu)s: specs, price and which jobs it fits") % {"gpu": gpu.name},
+        description=_("%(vendor)s %(gpu)s: %(memory)s of %(memory_type)s memory, its specs, best live price, "
+                      "the largest models it fits and its nearest alternatives.") % {
+            "vendor": gpu.vendor, "gpu": gpu.name, "memory": spec_text(gpu, "memory_gb"),
+            "memory_type": gpu.memory_type or spec_text(gpu, "memory_type"),
+        },
+    )
+    context.update({
+        "gpu": gpu,
+        "specs": [(spec_label(spec), spec_text(gpu, spec)) for spec in GPU_PAGE_SPECS],
+        "price_updated": gpu.price_updated_at and format_date_time(gpu.price_updated_at),
+        "workload_fits": workload_fits(gpu, language),
+        "alternatives": alternatives,
+        "compare_query": urlencode([("gpu", slug) for slug in compare_slugs]) if len(compare_slugs) > 1 else "",
+    })
+    return render(request, "catalog/gpu_detail.html", context)
+
+
+def compare_data(request, workloads, gpus):
+    """The form's data: a workload's link brings only its key, and its first GPUs are preselected."""
+    data = request.GET.copy()
+    workload = workloads.get(data.get("workload"))
+    if workload and not data.getlist("gpu"):
+        slugs = {gpu.pk: gpu.slug for gpu in gpus}
+        data.setlist("gpu", [slugs[row.gpu_id] for row in list(workload.rows.all())[:MAX_GPUS]])
+    return data
+
+
+@cached_page
+def compare(request):
+    language = translation.get_language()
+    gpus = list(GPU.objects.all())
+    workloads = {
+        workload.key: workload
+        for workload in Workload.objects.with_page_in(language).prefetch_related("columns", "rows")
+    }
+    submitted = "gpu" in request.GET or "workload" in request.GET
+    form = CompareForm(compare_data(request, workloads, gpus) if submitted else None,
+                       gpus=gpus, workloads=workloads.values())
+    context_data = {"form": form, "usable_share": format_share(sizing.USABLE_MEMORY_SHARE)}
+    title = _("Compare GPUs")
+    if form.is_valid():
+        gpus_by_slug = {gpu.slug: gpu for gpu in gpus}
+        chosen = [gpus_by_slug[slug] for slug in form.cleaned_data["gpu"]]
+        workload = workloads.get(form.cleaned_data["workload"])
+        charts = comparison_charts(chosen)
+        names = get_text_list([gpu.name for gpu in chosen], _("and"))
+        title = _("Compare %(gpus)s") % {"gpus": names}
+        context_data.update({
+            "gpus": chosen,
+            "workload": workload,
+            "spec_rows": spec_rows(chosen),
+            "fit_rows": fit_rows(chosen, workload.columns.all() if workload else ()),
+            "charts": charts,
+            "chart_rows": chart_data_rows(chosen, charts),
+        })
+        query = [("gpu", slug) for slug in form.cleaned_data["gpu"]] + ([("workload", workload.key)] if workload else [])
+    else:
+        query = form.query_pairs() if submitted else []
+    context = page_context(
+        request, query_paths("catalog:compare", query), title=title,
+        description=_("Two to four GPUs side by side: specs, the largest model each fits, price per hour, and "
+                      "throughput and trainable model size per dollar."),
+    )
+    context.update(context_data)
+    return render(request, "catalog/compare.html", context)
+
+
+@cached_page
+def calculator(request):
+    presets = list(ModelPreset.objects.all())
+    submitted = any(name in request.GET for name in CalculatorForm.base_fields)
+    form = CalculatorForm(request.GET if submitted else None, presets=presets)
+    context = page_context(
+        request, query_paths("catalog:calculator", form.query_pairs() if submitted else []),
+        title=_("GPU sizing calculator: how many GPUs does your model need?"),
+        description=_("Enter a model size and a method, from full training to 4-bit inference, and see for every "
+                      "GPU whether it fits, on how many GPUs, and what they cost per hour."),
+    )
+    context.update({
+        "form": form,
+        "custom_shape": CUSTOM_SHAPE,
+        "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
+        "gpu_counts_text": get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or")),
+        "largest_gpu_count": max(sizing.CALCULATOR_GPU_COUNTS),
+        "methods": [method_label(method) for method in METHOD_NAMES],
+        "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
+    })
+    if form.is_valid():
+        requirement = form.requirement()
+        context.update({
+            "requirement": requirement,
+            "method_name": METHOD_NAMES[requirement.method],
+            "configurations": configurations(list(GPU.objects.all()), requirement.total_gb),
+            "bytes_per_parameter": sizing.bytes_per_parameter(requirement.method),
+        })
+    return render(request, "catalog/calculator.html", context)

@@ -1,0 +1,189 @@
+import csv
+
+from django.contrib import admin, messages
+from django.db.models import Q
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+from modeltranslation.admin import TabbedTranslationAdmin
+
+from .countries import country_name
+from .erasure import erase_person
+from .models import ErasureLog, LegalPage, OutboxEmail, ProviderApplication, Signup
+
+
+def spreadsheet_safe(value):
+    """A cell a spreadsheet will not run as a formula (a visitor could type "=HYPERLINK(…)" as a name)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class ErasePersonalDataMixin:
+    """The admin action behind an erasure request: everything held about the selected people's addresses.
+
+    Plain deletion is off for these models: it would leave their mails in the outbox and their address
+    in the admin's history."""
+
+    actions = ["erase_personal_data"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_erase_permission(self, request):
+        opts = self.model._meta
+        return request.user.has_perm(f"{opts.app_label}.delete_{opts.model_name}")
+
+    @admin.action(description=_("Erase these people's data (on their request)"), permissions=["erase"])
+    def erase_personal_data(self, request, queryset):
+        emails = sorted({obj.email.lower() for obj in queryset})
+        if request.POST.get("confirm") != "yes":
+            return TemplateResponse(request, "admin/signups/erase_confirmation.html", {
+                **self.admin_site.each_context(request),
+                "title": gettext("Erase personal data"),
+                "emails": emails,
+                "queryset": queryset,
+                "opts": self.model._meta,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            })
+        for email in emails:
+            erase_person(email)
+        self.message_user(request, ngettext(
+            "Erased the data of %(count)d person.", "Erased the data of %(count)d people.", len(emails),
+        ) % {"count": len(emails)}, messages.SUCCESS)
+        return None
+
+
+class ConfirmedFilter(admin.SimpleListFilter):
+    title = _("confirmed")
+    parameter_name = "confirmed"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(confirmed_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(confirmed_at__isnull=True)
+        return queryset
+
+
+@admin.register(Signup)
+class SignupAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
+    """Read only: what a visitor submitted, and the evidence of their consent, is not for editing."""
+
+    list_display = ("email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at")
+    list_filter = (ConfirmedFilter, "language", "currency", ("unsubscribed_at", admin.EmptyFieldListFilter))
+    search_fields = ("email",)
+    date_hierarchy = "signed_up_at"
+    list_select_related = ("workload",)
+    actions = ["export_csv", *ErasePersonalDataMixin.actions]
+    CSV_COLUMNS = (
+        "email", "currency", "language", "workload", "signed_up_at", "confirmed_at", "unsubscribed_at",
+        "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+    )
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(boolean=True, description=_("confirmed"), ordering="confirmed_at")
+    def is_confirmed(self, obj):
+        return obj.confirmed_at is not None
+
+    @admin.action(description=_("Export selected signups as CSV"), permissions=["view"])
+    def export_csv(self, request, queryset):
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="signups-{timezone.now():%Y%m%d-%H%M}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(self.CSV_COLUMNS)
+        for signup in queryset.select_related("workload").order_by("signed_up_at"):
+            row = [getattr(signup, column) for column in self.CSV_COLUMNS]
+            row[self.CSV_COLUMNS.index("workload")] = signup.workload.key if signup.workload else ""
+            writer.writerow([spreadsheet_safe(value) for value in row])
+        return response
+
+
+@admin.register(ProviderApplication)
+class ProviderApplicationAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
+    list_display = ("company", "contact_name", "email", "country_display", "status", "submitted_at")
+    list_editable = ("status",)
+    list_filter = ("status", "country", "language")
+    search_fields = ("company", "contact_name", "email")
+    date_hierarchy = "submitted_at"
+    readonly_fields = (
+        "company", "contact_name", "email", "country", "gpus", "server_locations", "message", "language",
+        "submitted_at", "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+    )
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description=_("country"), ordering="country")
+    def country_display(self, obj):
+        return country_name(obj.country, get_language())
+
+
+@admin.register(LegalPage)
+class LegalPageAdmin(TabbedTranslationAdmin):
+    list_display = ("title", "key", "version", "updated")
+
+
+class OutboxStatusFilter(admin.SimpleListFilter):
+    title = _("status")
+    parameter_name = "status"
+    CONDITIONS = {
+        "pending": Q(sent_at__isnull=True, next_attempt_at__isnull=False),
+        "sent": Q(sent_at__isnull=False),
+        "failed": Q(sent_at__isnull=True, next_attempt_at__isnull=True),
+    }
+
+    def lookups(self, request, model_admin):
+        return [("pending", _("waiting to be sent")), ("sent", _("sent")), ("failed", _("given up"))]
+
+    def queryset(self, request, queryset):
+        condition = self.CONDITIONS.get(self.value())
+        return queryset.filter(condition) if condition else queryset
+
+
+@admin.register(OutboxEmail)
+class OutboxEmailAdmin(admin.ModelAdmin):
+    list_display = ("subject", "recipient", "language", "created_at", "attempts", "next_attempt_at", "sent_at")
+    list_filter = (OutboxStatusFilter, "language")
+    search_fields = ("recipient",)
+    actions = ["retry_now"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_retry_permission(self, request):
+        return request.user.has_perm("signups.change_outboxemail")
+
+    @admin.action(description=_("Send again now (also mails that were given up)"), permissions=["retry"])
+    def retry_now(self, request, queryset):
+        count = queryset.filter(sent_at__isnull=True).update(next_attempt_at=timezone.now())
+        self.message_user(request, ngettext(
+            "%(count)d mail will be sent by the next outbox run.", "%(count)d mails will be sent by the next outbox run.",
+            count,
+        ) % {"count": count})
+
+
+@admin.register(ErasureLog)
+class ErasureLogAdmin(admin.ModelAdmin):
+    list_display = ("erased_at", "email_sha256")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

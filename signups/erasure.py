@@ -1,0 +1,29 @@
+"""Erasure of one person's data on request (GDPR Art. 17, LGPD Art. 18): every row that holds their
+address, the admin history that names those rows, and only an anonymous trace that it was done."""
+import hashlib
+
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+
+from .models import ErasureLog, OutboxEmail, ProviderApplication, Signup
+
+
+def email_sha256(email):
+    """One-way, yet lets us answer "did you erase my data?" from the address alone."""
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()
+
+
+@transaction.atomic
+def erase_person(email):
+    lowered = email.strip().lower()
+    for model in (Signup, ProviderApplication):
+        rows = model.objects.filter(email__lower=lowered)
+        # The admin's history names each row by its email address or company.
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(model),
+            object_id__in=[str(pk) for pk in rows.values_list("pk", flat=True)],
+        ).delete()
+        rows.delete()
+    OutboxEmail.objects.filter(recipient__lower=lowered).delete()
+    return ErasureLog.objects.create(email_sha256=email_sha256(email))

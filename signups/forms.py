@@ -1,0 +1,136 @@
+from django import forms
+from django.conf import settings
+from django.forms.renderers import DjangoTemplates
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
+
+from workloads.models import Workload
+
+from .countries import country_choices
+from .models import LegalPage, Signup
+from .site_paths import site_path
+
+
+class FieldGroupRenderer(DjangoTemplates):
+    """Each field as one accessible group: label (or fieldset and legend), hint, errors, input."""
+
+    field_template_name = "signups/includes/field.html"
+
+
+def consent_label(text):
+    """A consent label with a link to the privacy policy; ``text`` holds a %(privacy_policy)s placeholder."""
+    link = format_html('<a href="{}">{}</a>', reverse("signups:privacy"), gettext("privacy policy"))
+    return mark_safe(escape(text) % {"privacy_policy": link})
+
+
+class PublicForm(forms.Form):
+    """What the public forms share: a honeypot, the page the visitor came from, the consent evidence."""
+
+    default_renderer = FieldGroupRenderer
+    # Bump in a subclass whenever its consent label's wording changes: records keep the version agreed to.
+    consent_text_version = None
+
+    # Invisible to people (CSS moves it off screen); bots that fill every field fill it too.
+    website = forms.CharField(
+        label=_("Leave this field empty"), required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
+    )
+    source = forms.CharField(required=False, widget=forms.HiddenInput)
+    consent = forms.BooleanField(error_messages={"required": _("Please tick this box to continue.")})
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def filled_by_a_bot(self):
+        return bool(self.data.get("website"))
+
+    def clean_source(self):
+        return site_path(self.cleaned_data["source"])
+
+    def consent_evidence(self, form_path):
+        privacy_version = LegalPage.objects.filter(key=LegalPage.Key.PRIVACY).values_list("version", flat=True).first()
+        return {
+            "consent_text_version": self.consent_text_version,
+            "privacy_policy_version": privacy_version or "",
+            "consent_language": get_language(),
+            "source_path": self.cleaned_data.get("source") or form_path,
+        }
+
+
+class WorkloadChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, workload):
+        return workload.title
+
+
+class RenterSignupForm(PublicForm):
+    consent_text_version = "renter-1"
+
+    email = forms.EmailField(
+        label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    currency = forms.ChoiceField(
+        label=_("Balance currency"), choices=Signup.Currency.choices, widget=forms.RadioSelect,
+        help_text=_("The currency you will top up your prepaid balance in."),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of our emails"), widget=forms.Select(attrs={"autocomplete": "language"}),
+        choices=[(code, settings.LANGUAGE_NATIVE_NAMES[code]) for code, _name in settings.LANGUAGES],
+    )
+    workload = WorkloadChoiceField(
+        label=_("What you plan to run (optional)"), queryset=Workload.objects.none(), required=False,
+        empty_label=_("Not decided yet"),
+    )
+
+    field_order = ["email", "currency", "language", "workload", "consent"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["workload"].queryset = Workload.objects.named_in(get_language())
+        self.fields["consent"].label = consent_label(gettext(
+            "I want to receive emails about the EverXCloud launch and agree to the processing of my data "
+            "as described in the %(privacy_policy)s. I can unsubscribe at any time."
+        ))
+
+    def signup_fields(self):
+        return {field: self.cleaned_data[field] for field in ("email", "currency", "language", "workload")}
+
+
+class ProviderApplicationForm(PublicForm):
+    consent_text_version = "provider-1"
+
+    company = forms.CharField(label=_("Company"), max_length=200,
+                              widget=forms.TextInput(attrs={"autocomplete": "organization"}))
+    contact_name = forms.CharField(label=_("Contact name"), max_length=200,
+                                   widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    email = forms.EmailField(label=_("Email"), max_length=254,
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    country = forms.ChoiceField(label=_("Country of the company"),
+                                widget=forms.Select(attrs={"autocomplete": "country"}))
+    gpus = forms.CharField(
+        label=_("GPU models and counts"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("For example: 16 × H100 SXM, 8 × A100 80 GB."),
+    )
+    server_locations = forms.CharField(
+        label=_("Where the servers are"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("City and country of each data centre."),
+    )
+    message = forms.CharField(label=_("Message (optional)"), max_length=5000, required=False,
+                              widget=forms.Textarea(attrs={"rows": 4}))
+
+    field_order = ["company", "contact_name", "email", "country", "gpus", "server_locations", "message", "consent"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [("", gettext("Choose a country")), *country_choices(get_language())]
+        self.fields["consent"].label = consent_label(gettext(
+            "I agree that EverXCloud stores the details in this form to answer my application, as described "
+            "in the %(privacy_policy)s."
+        ))
+
+    def answers(self):
+        return {field: self.cleaned_data[field] for field in
+                ("company", "contact_name", "email", "country", "gpus", "server_locations", "message")}

@@ -1,0 +1,122 @@
+"""Real servers for tests that need them: gunicorn with the production settings, against the test
+database (whose rows a `transactional_db` test has committed), and Redis."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+PRODUCTION_SECRET = "test-production-secret-key-long-enough-for-the-deploy-checks-0123456789"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_database_url():
+    """The database the test run is using, as a URL a subprocess can connect to."""
+    settings = connection.settings_dict
+    host = settings["HOST"] or ""
+    host = host.replace("/", "%2F")
+    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
+    port = f":{settings['PORT']}" if settings["PORT"] else ""
+    return f"postgres://{auth}@{host}{port}/{settings['NAME']}"
+
+
+def production_env(**extra):
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "everx.settings.production",
+        "SECRET_KEY": PRODUCTION_SECRET,
+        "DATABASE_URL": test_database_url(),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "MIGRATE_ON_START": "false",
+        "GUNICORN_ACCESS_LOG": "",
+    })
+    env.update(extra)
+    return env
+
+
+def collect_static():
+    """Fingerprinted, compressed static files, as the production build makes them."""
+    env = production_env(DATABASE_URL="sqlite:///build-only.sqlite3")
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=PROJECT_DIR,
+                   env=env, check=True, timeout=300)
+
+
+def wait_until_healthy(url, process, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not become healthy in {seconds} s")
+
+
+@contextmanager
+def gunicorn_server(workers=1, **extra_env):
+    """gunicorn with the production settings on a free loopback port; yields its base URL."""
+    port = free_port()
+    env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers), **extra_env)
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(
+        [str(VENV_BIN / "gunicorn"), "--config", "gunicorn.conf.py", "everx.wsgi:application"],
+        cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(url, process)
+        yield url
+    except RuntimeError:
+        log.seek(0)
+        raise RuntimeError(log.read().decode(errors="replace")[-3000:]) from None
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@contextmanager
+def redis_server():
+    """A throwaway Redis on a free loopback port, no persistence; yields its URL."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is not installed (make test installs it)")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
