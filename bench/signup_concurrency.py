@@ -1,0 +1,107 @@
+"""200 signups at once over HTTP against gunicorn (production settings, 2 sync workers, 127.0.0.1) on
+PostgreSQL, 120 new addresses and 80 repeats in another case: rows stored, distinct addresses, server
+errors and latency.
+
+Run: scripts/with-throwaway-postgres.sh .venv/bin/python bench/signup_concurrency.py"""
+import http.client
+import math
+import re
+import sys
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import django_setup  # noqa: E402
+
+django_setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.urls import reverse  # noqa: E402
+from django.utils import translation  # noqa: E402
+
+from signups.models import Signup  # noqa: E402
+from tests.servers import collect_static, gunicorn_server  # noqa: E402
+
+SUBMISSIONS = 200
+DISTINCT = 120
+
+
+def addresses():
+    distinct = [f"renter{number}@example.com" for number in range(DISTINCT)]
+    repeats = [address.upper() for address in distinct[:SUBMISSIONS - DISTINCT]]
+    # Interleaved, so a repeat usually races its first submission.
+    return [address for pair in zip(distinct, repeats) for address in pair] + distinct[len(repeats):]
+
+
+def csrf_pair(host, port, path):
+    """The CSRF cookie (name and value) and the form's token: both valid for every post."""
+    connection = http.client.HTTPConnection(host, port, timeout=30)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    body = response.read().decode()
+    connection.close()
+    name, value = re.search(r"((?:__Host-)?csrftoken)=([^;]+)", response.getheader("Set-Cookie")).groups()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    return f"{name}={value}", token
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def main():
+    call_command("migrate", verbosity=0)
+    call_command("load_launch_content", stdout=open("/dev/null", "w"))
+    collect_static()
+    with translation.override("es"):
+        path = reverse("signups:signup")
+    with gunicorn_server(workers=2, SIGNUP_RATE_LIMIT="1000000",
+                         EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend") as url:
+        host, port = urlsplit(url).hostname, urlsplit(url).port
+        cookie, token = csrf_pair(host, port, path)
+        start = threading.Barrier(SUBMISSIONS)
+
+        def submit(address):
+            body = urlencode({"email": address, "currency": "EUR", "language": "es", "consent": "on",
+                              "csrfmiddlewaretoken": token})
+            connection = http.client.HTTPConnection(host, port, timeout=120)
+            start.wait()
+            began = time.perf_counter()
+            try:
+                connection.request("POST", path, body, {
+                    "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+                response = connection.getresponse()
+                response.read()
+                status = response.status
+            except OSError as error:
+                status = f"connection error: {error}"
+            finally:
+                connection.close()
+            return status, time.perf_counter() - began
+
+        emails = addresses()
+        began = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=SUBMISSIONS) as pool:
+            results = list(pool.map(submit, emails))
+        wall = time.perf_counter() - began
+
+    statuses = Counter(status for status, _seconds in results)
+    latencies = [seconds * 1000 for _status, seconds in results]
+    server_errors = sum(count for status, count in statuses.items() if isinstance(status, int) and status >= 500)
+    print(f"submissions: {SUBMISSIONS} concurrent (gunicorn, 2 sync workers, PostgreSQL)")
+    print(f"responses: {dict(statuses)}")
+    print(f"rows stored: {Signup.objects.count()}")
+    print(f"distinct emails: {len({address.lower() for address in emails})}")
+    print(f"5xx: {server_errors}")
+    print(f"latency ms: p50 {percentile(latencies, 0.5):.0f}, p99 {percentile(latencies, 0.99):.0f}, "
+          f"max {max(latencies):.0f}; all done in {wall:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
