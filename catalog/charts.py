@@ -1,5 +1,6 @@
-"""Geometry of the comparison's horizontal bar charts, in SVG user units: one row per GPU, a bar whose
-length is proportional to the value, the GPU's name before it and the value's text after it.
+"""Geometry of the comparison's horizontal bar charts, in SVG user units: one row per GPU, its name on a
+line of its own, then a bar whose length is proportional to the value and the value's text after it.
+Stacking the name above the bar keeps the chart narrow enough to stay legible on a phone.
 
 Pure Python (no Django): the template only writes these numbers into SVG presentation attributes.
 Every coordinate is a whole number, so templates print it the same in every language."""
@@ -7,14 +8,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational
 
-WIDTH = 640
-LABEL_WIDTH = 190  # the GPU's name, left of the bars
-VALUE_WIDTH = 150  # the value's text, right of the longest bar
-BAR_HEIGHT = 24
-ROW_GAP = 12
-PADDING = 8
-TEXT_BASELINE = 17  # from the top of a row, centres 14-unit text on the bar
-PLOT_WIDTH = WIDTH - LABEL_WIDTH - VALUE_WIDTH
+WIDTH = 360
+VALUE_WIDTH = 100  # room for the value's text right of the longest bar
+PLOT_WIDTH = WIDTH - VALUE_WIDTH
+LABEL_HEIGHT = 18  # the GPU's name, above its bar
+BAR_HEIGHT = 20
+ROW_GAP = 10
+PADDING = 4
+TEXT_BASELINE = 14  # from the top of a line of text: centres 13-unit text on its line
+GAP_BEFORE_VALUE = 6
+ROW_HEIGHT = LABEL_HEIGHT + BAR_HEIGHT + ROW_GAP
 
 
 @dataclass(frozen=True)
@@ -22,17 +25,17 @@ class Bar:
     label: str
     value_text: str
     has_value: bool
-    y: int
+    label_y: int
+    bar_y: int
     length: int
-    text_y: int
     value_x: int
+    value_y: int
 
 
 @dataclass(frozen=True)
 class BarChart:
     width: int
     height: int
-    bar_x: int
     bar_height: int
     bars: tuple
 
@@ -58,11 +61,12 @@ def bar_chart(items):
     largest = max(values, default=0)
     bars = []
     for row, (label, value, value_text) in enumerate(items):
-        y = PADDING + row * (BAR_HEIGHT + ROW_GAP)
+        top = PADDING + row * ROW_HEIGHT
+        bar_y = top + LABEL_HEIGHT
         length = 0 if value is None else bar_length(value, largest)
         bars.append(Bar(
-            label=label, value_text=value_text, has_value=value is not None, y=y, length=length,
-            text_y=y + TEXT_BASELINE, value_x=LABEL_WIDTH + length + PADDING,
+            label=label, value_text=value_text, has_value=value is not None, label_y=top + TEXT_BASELINE,
+            bar_y=bar_y, length=length, value_x=length + GAP_BEFORE_VALUE, value_y=bar_y + TEXT_BASELINE + 1,
         ))
-    height = 2 * PADDING + len(items) * BAR_HEIGHT + max(len(items) - 1, 0) * ROW_GAP
-    return BarChart(width=WIDTH, height=height, bar_x=LABEL_WIDTH, bar_height=BAR_HEIGHT, bars=tuple(bars))
+    height = 2 * PADDING + len(items) * ROW_HEIGHT - (ROW_GAP if items else 0)
+    return BarChart(width=WIDTH, height=height, bar_height=BAR_HEIGHT, bars=tuple(bars))

@@ -74,8 +74,7 @@ class QueryForm(forms.Form):
         """The submitted values of this form's fields, in field order: the page's own query string."""
         pairs = []
         for name in self.fields:
-            values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data.get(name)]
-            pairs += [(name, value) for value in values if value not in (None, "")]
+            pairs += [(name, value) for value in self.data.getlist(name) if value]
         return pairs
 
 

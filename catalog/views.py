@@ -4,11 +4,12 @@ from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
-from core.formatting import format_date_time, format_quantity, format_share
+from core.formatting import format_date_time, format_share
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language, with_query
 from workloads.models import Workload
@@ -19,9 +20,10 @@ from .alternatives import nearest_alternatives
 from .calculator import configurations
 from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
 from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
-from .forms import CUSTOM_SHAPE, METHOD_NAMES, CalculatorForm, CatalogueForm, CompareForm, method_label
+from .forms import METHOD_NAMES, CalculatorForm, CatalogueForm, CompareForm, method_label
 from .models import GPU, ModelPreset
 from .specs import GPU_PAGE_SPECS, spec_label, spec_text
+from .structured_data import gpu_product
 
 
 def query_paths(view_name, query_pairs):
@@ -71,19 +73,25 @@ def gpu_detail(request, slug):
     language = translation.get_language()
     alternatives = nearest_alternatives(gpu, gpus)
     compare_slugs = sorted({gpu.slug} | {alternative.gpu.slug for alternative in alternatives if alternative.gpu})
+    title = _("%(gpu)s: specs, price and which jobs it fits") % {"gpu": gpu.name}
     context = page_context(
         request, {code: gpu.get_absolute_url(code) for code in gpu.page_languages()},
-        title=_("%(gpu)s: specs, price and which jobs it fits") % {"gpu": gpu.name},
+        title=title,
         description=_("%(vendor)s %(gpu)s: %(memory)s of %(memory_type)s memory, its specs, best live price, "
                       "the largest models it fits and its nearest alternatives.") % {
             "vendor": gpu.vendor, "gpu": gpu.name, "memory": spec_text(gpu, "memory_gb"),
             "memory_type": gpu.memory_type or spec_text(gpu, "memory_type"),
         },
+        breadcrumbs=[(_("Home"), reverse("home")), (_("All GPU models"), reverse("catalog:gpu_list"))],
+        structured_data=[gpu_product(request, gpu, title)],
     )
     context.update({
         "gpu": gpu,
         "specs": [(spec_label(spec), spec_text(gpu, spec)) for spec in GPU_PAGE_SPECS],
-        "price_updated": gpu.price_updated_at and format_date_time(gpu.price_updated_at),
+        "price_updated": gpu.price_updated_at and {
+            "text": format_date_time(gpu.price_updated_at),
+            "iso": gpu.price_updated_at.isoformat(timespec="seconds"),
+        },
         "workload_fits": workload_fits(gpu, language),
         "alternatives": alternatives,
         "compare_query": urlencode([("gpu", slug) for slug in compare_slugs]) if len(compare_slugs) > 1 else "",
@@ -154,7 +162,6 @@ def calculator(request):
     )
     context.update({
         "form": form,
-        "custom_shape": CUSTOM_SHAPE,
         "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
         "gpu_counts_text": get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or")),
         "largest_gpu_count": max(sizing.CALCULATOR_GPU_COUNTS),

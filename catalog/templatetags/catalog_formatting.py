@@ -2,8 +2,7 @@
 Django's own number formatting does not follow the deck (Spanish thousands, currency patterns)."""
 from django import template
 
-from core.formatting import format_model_size, format_number, format_price_per_hour, format_quantity, format_usd
-from core.formatting import not_published
+from core.formatting import format_number, format_price_per_hour, format_quantity
 
 from ..specs import spec_text
 
@@ -27,16 +26,5 @@ def gigabytes(value):
 
 
 @register.filter
-def usd(value, places=2):
-    """``{{ amount|usd }}``, ``{{ amount|usd:4 }}``; "not published" for no amount."""
-    return not_published() if value is None else format_usd(value, int(places))
-
-
-@register.filter
-def price_per_hour(value):
-    return format_price_per_hour(value)
-
-
-@register.filter
-def model_size(billions):
-    return format_model_size(billions)
+def price_per_hour(usd):
+    return format_price_per_hour(usd)

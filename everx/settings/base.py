@@ -201,7 +201,6 @@ EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
-SERVER_EMAIL = DEFAULT_FROM_EMAIL
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
 
 # Signup and provider forms: submissions per client address (core/client_ip.py) and window (seconds),

@@ -1,0 +1,132 @@
+"""What search engines and social sites read: titles, descriptions, canonical and hreflang links (the
+same alternates as the sitemap), Open Graph and Twitter cards with a per-page image, robots.txt, and
+JSON-LD whose structure is checked against what each page shows."""
+import html.parser
+import json
+import struct
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from urllib.parse import urlsplit
+
+from catalog.models import GPU
+from workloads.models import Workload
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML_NS = "{http://www.w3.org/1999/xhtml}"
+
+
+class Head(html.parser.HTMLParser):
+    def __init__(self, body):
+        super().__init__(convert_charrefs=True)
+        self.meta, self.links, self.json_ld, self.title = {}, [], [], ""
+        self._in_title = self._in_json = False
+        self.feed(body)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "meta" and ("name" in attrs or "property" in attrs):
+            self.meta[attrs.get("name") or attrs.get("property")] = attrs.get("content", "")
+        elif tag == "link":
+            self.links.append(attrs)
+        elif tag == "title":
+            self._in_title = True
+        elif tag == "script" and attrs.get("type") == "application/ld+json":
+            self._in_json = True
+            self.json_ld.append("")
+
+    def handle_endtag(self, tag):
+        self._in_title = self._in_title and tag != "title"
+        self._in_json = self._in_json and tag != "script"
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+        if self._in_json:
+            self.json_ld[-1] += data
+
+
+def sitemap(client):
+    root = ET.fromstring(client.get("/sitemap.xml").content)
+    entries = {}
+    for url in root.iter(SITEMAP_NS + "url"):
+        alternates = {link.get("hreflang"): link.get("href") for link in url.iter(XHTML_NS + "link")}
+        entries[url.find(SITEMAP_NS + "loc").text] = alternates
+    return entries
+
+
+def png_size(content):
+    assert content[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", content[16:24])
+
+
+def test_every_page_has_its_title_description_canonical_alternates_and_cards(client, launch_content):
+    entries = sitemap(client)
+    images = set()
+    for url, alternates in entries.items():
+        path = urlsplit(url).path
+        head = Head(client.get(path).content.decode())
+        assert head.title.strip() and head.meta.get("description"), path
+        canonical = [link["href"] for link in head.links if link.get("rel") == "canonical"]
+        assert canonical == [url], path
+        page_alternates = {link["hreflang"]: link["href"] for link in head.links if link.get("rel") == "alternate"}
+        assert page_alternates == alternates, path
+        assert "x-default" in page_alternates
+        for key in ("og:title", "og:description", "og:url", "og:image", "og:locale", "twitter:card", "twitter:image"):
+            assert head.meta.get(key), (path, key)
+        assert head.meta["og:url"] == url
+        images.add(head.meta["og:image"])
+    assert len(images) == len(entries), "each page has its own social image"
+    image = client.get(urlsplit(sorted(images)[0]).path)
+    assert image["Content-Type"] == "image/png"
+    assert png_size(image.content) == (1200, 630)
+
+
+def test_a_forged_social_image_url_is_refused(client, db):
+    assert client.get("/social/forged:token:signature.png").status_code == 404
+
+
+def test_robots_txt_names_the_sitemap(client, db):
+    response = client.get("/robots.txt")
+    assert response.status_code == 200
+    assert "Sitemap: http://testserver/sitemap.xml" in response.content.decode()
+
+
+def structured(client, path):
+    return {item["@type"]: item for item in (json.loads(text) for text in Head(client.get(path).content.decode()).json_ld)}
+
+
+def test_every_page_has_a_breadcrumb_list_ending_at_itself(client, launch_content):
+    for url in sitemap(client):
+        data = structured(client, urlsplit(url).path)
+        crumbs = data["BreadcrumbList"]["itemListElement"]
+        assert crumbs[0]["position"] == 1 and [c["position"] for c in crumbs] == list(range(1, len(crumbs) + 1))
+        assert crumbs[-1]["item"] == url
+        assert all(c["name"] for c in crumbs)
+
+
+def test_workload_pages_carry_their_faqs(client, launch_content):
+    for workload in Workload.objects.prefetch_related("faqs"):
+        for language in workload.page_languages():
+            faq_page = structured(client, workload.get_absolute_url(language))["FAQPage"]
+            assert faq_page["@context"] == "https://schema.org"
+            questions = faq_page["mainEntity"]
+            assert [q["name"] for q in questions] == [getattr(f, f"question_{language}") for f in workload.faqs.all()]
+            assert all(q["@type"] == "Question" and q["acceptedAnswer"]["@type"] == "Answer"
+                       and q["acceptedAnswer"]["text"] for q in questions)
+
+
+def test_the_home_page_names_the_organization(client, launch_content):
+    organization = structured(client, "/es/")["Organization"]
+    assert organization["name"] == "EverXCloud"
+    assert organization["url"] == "http://testserver/"
+    assert client.get(urlsplit(organization["logo"]).path).status_code == 200
+
+
+def test_gpu_pages_carry_a_product_with_its_hourly_offer(client, launch_content):
+    for gpu in GPU.objects.all():
+        product = structured(client, gpu.get_absolute_url("de"))["Product"]
+        assert product["name"].endswith(gpu.name) and product["brand"]["name"] == gpu.vendor
+        offer = product["offers"]
+        assert offer["@type"] == "Offer" and offer["priceCurrency"] == "USD"
+        assert Decimal(offer["price"]) == gpu.price_usd_per_hour
+        assert offer["availability"].startswith("https://schema.org/")
