@@ -1,13 +1,23 @@
 import os
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import translation
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language: a test that activates one must not leak it."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
