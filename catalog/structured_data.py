@@ -10,7 +10,7 @@ def gpu_product(request, gpu, title):
         "brand": {"@type": "Brand", "name": gpu.vendor},
         "category": "GPU",
         "sku": gpu.slug,
-        "image": request.build_absolute_uri(social_image_url(title)),
+        "image": request.build_absolute_uri(social_image_url(title, gpu.get_absolute_url())),
         "description": f"{gpu.vendor} {gpu.name}, {gpu.architecture}, {gpu.memory_gb.normalize():f} GB {gpu.memory_type}".strip(),
     }
     if gpu.price_usd_per_hour is not None:

@@ -53,7 +53,7 @@ def page_context(request, paths, *, title, description, breadcrumbs=None, struct
         trail.append((title, paths[language]))
     return {
         "structured_data": [breadcrumb_list(request, trail), *structured_data],
-        "social_image_url": request.build_absolute_uri(social_image_url(title)),
+        "social_image_url": request.build_absolute_uri(social_image_url(title, paths[language])),
         "og_locale": OPEN_GRAPH_LOCALES[language],
         "page_title": title,
         "page_description": description,

@@ -16,8 +16,9 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 BACKGROUND, INK, ACCENT = "#0b2545", "#ffffff", "#8dc6ff"
 
 
-def social_image_url(title):
-    return reverse("social_image", kwargs={"token": signing.dumps(title, salt=SALT, compress=True)})
+def social_image_url(title, path):
+    """The image of the page at ``path``: its title drawn, the path making the URL the page's own."""
+    return reverse("social_image", kwargs={"token": signing.dumps([title, path], salt=SALT, compress=True)})
 
 
 def draw(title):
@@ -37,8 +38,8 @@ def draw(title):
 
 def social_image(request, token):
     try:
-        title = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
+        title, _path = signing.loads(token, salt=SALT)
+    except (signing.BadSignature, ValueError):
         raise Http404 from None
     response = HttpResponse(draw(str(title)[:200]), content_type="image/png")
     # The URL is derived from the image's content: it never changes.
