@@ -4,9 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test serve bench-pages bench-import install install-test messages db-ready lock
+.PHONY: run test serve bench-pages bench-import bench-signups install install-test messages db-ready lock
 
+# The outbox worker (manage.py send_outbox: mail the server could not send at once) runs beside the
+# development server and is stopped with it.
 run: install messages db-ready
+	$(PY) manage.py send_outbox --loop & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install-test messages
@@ -29,6 +33,9 @@ bench-pages: install-test messages
 
 bench-import: install-test
 	scripts/with-throwaway-postgres.sh $(PY) bench/price_import.py
+
+bench-signups: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/signup_concurrency.py
 
 install: $(VENV)/.installed-run
 

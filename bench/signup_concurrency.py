@@ -35,7 +35,8 @@ def addresses():
     distinct = [f"renter{number}@example.com" for number in range(DISTINCT)]
     repeats = [address.upper() for address in distinct[:SUBMISSIONS - DISTINCT]]
     # Interleaved, so a repeat usually races its first submission.
-    return [address for pair in zip(distinct, repeats) for address in pair] + distinct[len(repeats):]
+    interleaved = [address for pair in zip(distinct, repeats, strict=False) for address in pair]
+    return interleaved + distinct[len(repeats):]
 
 
 def csrf_pair(host, port, path):
@@ -93,7 +94,8 @@ def main():
 
     statuses = Counter(status for status, _seconds in results)
     latencies = [seconds * 1000 for _status, seconds in results]
-    server_errors = sum(count for status, count in statuses.items() if isinstance(status, int) and status >= 500)
+    server_errors = sum(count for status, count in statuses.items()
+                        if isinstance(status, int) and status >= 500)
     print(f"submissions: {SUBMISSIONS} concurrent (gunicorn, 2 sync workers, PostgreSQL)")
     print(f"responses: {dict(statuses)}")
     print(f"rows stored: {Signup.objects.count()}")

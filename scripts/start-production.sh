@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Start the site in production: migrate, load any missing launch content, then gunicorn.
-# Needs SECRET_KEY and DATABASE_URL; see README.md for the other variables.
+# Start the site in production. Needs SECRET_KEY and DATABASE_URL; see README.md for the other variables.
+#   scripts/start-production.sh            the web server: migrate, load missing launch content, gunicorn
+#   scripts/start-production.sh outbox     the mail worker: sends queued mails, retrying (one per site)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 export DJANGO_SETTINGS_MODULE=everx.settings.production
-if [[ ${MIGRATE_ON_START:-true} == true ]]; then
-  "$PY" manage.py migrate --noinput -v0
-  "$PY" manage.py load_launch_content
-fi
-exec "$(dirname "$PY")/gunicorn" --config gunicorn.conf.py everx.wsgi:application
+case "${1:-web}" in
+  web)
+    if [[ ${MIGRATE_ON_START:-true} == true ]]; then
+      "$PY" manage.py migrate --noinput -v0
+      "$PY" manage.py load_launch_content
+    fi
+    exec "$(dirname "$PY")/gunicorn" --config gunicorn.conf.py everx.wsgi:application
+    ;;
+  outbox) exec "$PY" manage.py send_outbox --loop ;;
+  *) echo "usage: $0 [web|outbox]" >&2; exit 2 ;;
+esac

@@ -37,7 +37,7 @@ class ErasePersonalDataMixin:
 
     @admin.action(description=_("Erase these people's data (on their request)"), permissions=["erase"])
     def erase_personal_data(self, request, queryset):
-        emails = sorted({obj.email.lower() for obj in queryset})
+        emails = sorted({obj.email.lower(): obj.email for obj in queryset}.values(), key=str.lower)
         if request.POST.get("confirm") != "yes":
             return TemplateResponse(request, "admin/signups/erase_confirmation.html", {
                 **self.admin_site.each_context(request),
@@ -74,7 +74,9 @@ class ConfirmedFilter(admin.SimpleListFilter):
 class SignupAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
     """Read only: what a visitor submitted, and the evidence of their consent, is not for editing."""
 
-    list_display = ("email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at")
+    list_display = (
+        "email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at",
+    )
     list_filter = (ConfirmedFilter, "language", "currency", ("unsubscribed_at", admin.EmptyFieldListFilter))
     search_fields = ("email",)
     date_hierarchy = "signed_up_at"
@@ -152,7 +154,9 @@ class OutboxStatusFilter(admin.SimpleListFilter):
 
 @admin.register(OutboxEmail)
 class OutboxEmailAdmin(admin.ModelAdmin):
-    list_display = ("subject", "recipient", "language", "created_at", "attempts", "next_attempt_at", "sent_at")
+    list_display = (
+        "subject", "recipient", "language", "created_at", "attempts", "next_attempt_at", "sent_at",
+    )
     list_filter = (OutboxStatusFilter, "language")
     search_fields = ("recipient",)
     actions = ["retry_now"]
@@ -170,8 +174,8 @@ class OutboxEmailAdmin(admin.ModelAdmin):
     def retry_now(self, request, queryset):
         count = queryset.filter(sent_at__isnull=True).update(next_attempt_at=timezone.now())
         self.message_user(request, ngettext(
-            "%(count)d mail will be sent by the next outbox run.", "%(count)d mails will be sent by the next outbox run.",
-            count,
+            "%(count)d mail will be sent by the next outbox run.",
+            "%(count)d mails will be sent by the next outbox run.", count,
         ) % {"count": count})
 
 

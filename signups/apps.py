@@ -16,5 +16,6 @@ class SignupsConfig(AppConfig):
 
         # Only the legal pages are page content. The app is deliberately not in CONTENT_APPS: that
         # would bump the content version (and empty the page cache) on every signup and every mail sent.
-        post_save.connect(content_changed, sender=LegalPage, dispatch_uid="content-version-legal-page-save")
-        post_delete.connect(content_changed, sender=LegalPage, dispatch_uid="content-version-legal-page-delete")
+        uid = "content-version-signups.legalpage"
+        post_save.connect(content_changed, sender=LegalPage, dispatch_uid=f"{uid}-save")
+        post_delete.connect(content_changed, sender=LegalPage, dispatch_uid=f"{uid}-delete")

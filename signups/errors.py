@@ -2,9 +2,9 @@
 request, forbidden, CSRF failure, wrong method, too many requests, and the database being unavailable."""
 from functools import wraps
 
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.http import HttpResponse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
@@ -19,7 +19,8 @@ def message_context(heading, paragraphs, link=None):
 
 def message_page(request, heading, paragraphs, *, status=200, link=None):
     """A page with a heading, a few paragraphs and an optional {"url", "label"} link."""
-    response = render(request, "signups/message.html", message_context(heading, paragraphs, link), status=status)
+    context = message_context(heading, paragraphs, link)
+    response = render(request, "signups/message.html", context, status=status)
     add_never_cache_headers(response)
     return response
 
@@ -32,7 +33,9 @@ def bad_request(request, exception=None):
 
 
 def permission_denied(request, exception=None):
-    return message_page(request, _("Access denied"), [_("You do not have permission to open this page.")], status=403)
+    return message_page(request, _("Access denied"), [
+        _("You do not have permission to open this page."),
+    ], status=403)
 
 
 def csrf_failure(request, reason=""):
@@ -74,7 +77,8 @@ def too_many_requests(request, retry_after):
 def service_unavailable():
     """Rendered without the request, so without context processors: nothing here touches the database."""
     body = render_to_string("signups/message.html", message_context(_("Temporarily unavailable"), [
-        _("We could not save or load your data just now, so nothing was recorded. Please try again in a minute."),
+        _("We could not save or load your data just now, so nothing was recorded. "
+          "Please try again in a minute."),
     ]))
     response = HttpResponse(body, status=503)
     response["Retry-After"] = str(DATABASE_RETRY_AFTER)

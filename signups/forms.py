@@ -29,7 +29,8 @@ def consent_label(text):
 class PublicForm(forms.Form):
     """What the public forms share: a honeypot, the page the visitor came from, the consent evidence."""
 
-    default_renderer = FieldGroupRenderer
+    # One instance for every form: each renderer has its own template engine and cache.
+    default_renderer = FieldGroupRenderer()
     # Bump in a subclass whenever its consent label's wording changes: records keep the version agreed to.
     consent_text_version = None
 
@@ -52,7 +53,8 @@ class PublicForm(forms.Form):
         return site_path(self.cleaned_data["source"])
 
     def consent_evidence(self, form_path):
-        privacy_version = LegalPage.objects.filter(key=LegalPage.Key.PRIVACY).values_list("version", flat=True).first()
+        privacy = LegalPage.objects.filter(key=LegalPage.Key.PRIVACY)
+        privacy_version = privacy.values_list("version", flat=True).first()
         return {
             "consent_text_version": self.consent_text_version,
             "privacy_policy_version": privacy_version or "",
@@ -121,7 +123,9 @@ class ProviderApplicationForm(PublicForm):
     message = forms.CharField(label=_("Message (optional)"), max_length=5000, required=False,
                               widget=forms.Textarea(attrs={"rows": 4}))
 
-    field_order = ["company", "contact_name", "email", "country", "gpus", "server_locations", "message", "consent"]
+    field_order = [
+        "company", "contact_name", "email", "country", "gpus", "server_locations", "message", "consent",
+    ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -24,7 +24,8 @@ def load_legal_pages(content_dir=CONTENT_DIR, *, reset=False):
             page = LegalPage(key=key)
         values = {"version": structure[key]["version"], "updated": structure[key]["updated"]}
         for lang, text in texts.items():
-            values.update({f"{field}_{lang}": text[key][field] for field in ("title", "body") if field in text.get(key, {})})
+            values.update({f"{field}_{lang}": text[key][field]
+                           for field in ("title", "body") if field in text.get(key, {})})
         if apply(page, values, reset or created):
             page.save()
         pages.append(page)

@@ -2,34 +2,34 @@
 
 They never repeat what a visitor typed (a name, a company): a form that mails arbitrary text to any
 address would be a spam relay."""
-from django.conf import settings
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from . import outbox
+from . import confirmation, outbox
+from .links import url_in
 
 
-def absolute_url(path):
-    # The configured address, never the request's Host header, which a visitor controls.
-    return settings.SITE_URL + path
+def unsubscribe_url(signup):
+    """The one-step unsubscribe link that every mail to the list carries, in the signup's language."""
+    return url_in(signup.language, "signups:unsubscribe", key=signup.unsubscribe_key)
 
 
-def queue_confirmation(signup, token, valid_days):
-    """The double opt-in mail: the confirmation link, and the unsubscribe link every list mail carries."""
+def queue_confirmation(signup):
+    """The double opt-in mail: the confirmation link (made when it is sent) and the unsubscribe link."""
+    unsubscribe = unsubscribe_url(signup)
     with translation.override(signup.language):
-        unsubscribe_url = signup.unsubscribe_url()
         body = render_to_string("signups/email/confirmation.txt", {
-            "confirm_url": absolute_url(reverse("signups:confirm", kwargs={"token": token})),
-            "unsubscribe_url": unsubscribe_url,
-            "valid_days": valid_days,
+            "confirm_url": confirmation.LINK_PLACEHOLDER,
+            "unsubscribe_url": unsubscribe,
+            "valid_days": confirmation.VALID_FOR.days,
         })
         subject = gettext("Confirm your EverXCloud signup")
     return outbox.queue(
         recipient=signup.email, subject=subject, body=body, language=signup.language,
+        confirmation_for=signup,
         headers={
-            "List-Unsubscribe": f"<{unsubscribe_url}>",
+            "List-Unsubscribe": f"<{unsubscribe}>",
             # RFC 8058: mail clients unsubscribe with one POST, without opening a page.
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
@@ -39,7 +39,9 @@ def queue_confirmation(signup, token, valid_days):
 def queue_provider_acknowledgement(application):
     with translation.override(application.language):
         body = render_to_string("signups/email/provider_acknowledgement.txt", {
-            "privacy_url": absolute_url(reverse("signups:privacy")),
+            "privacy_url": url_in(application.language, "signups:privacy"),
         })
         subject = gettext("We received your application to the EverXCloud Network")
-    return outbox.queue(recipient=application.email, subject=subject, body=body, language=application.language)
+    return outbox.queue(
+        recipient=application.email, subject=subject, body=body, language=application.language,
+    )

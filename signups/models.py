@@ -3,8 +3,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from workloads.models import Workload
@@ -22,7 +21,8 @@ class ConsentEvidence(models.Model):
         help_text=_("The language the consent text was shown in."),
     )
     source_path = models.CharField(
-        _("form's page"), max_length=300, help_text=_("The page on this site the visitor came to the form from."),
+        _("form's page"), max_length=300,
+        help_text=_("The page on this site the visitor came to the form from."),
     )
 
     class Meta:
@@ -30,7 +30,7 @@ class ConsentEvidence(models.Model):
 
 
 class Signup(ConsentEvidence):
-    """A renter on the launch mailing list. Subscribed once confirmed (double opt-in) and until unsubscribed."""
+    """A renter on the launch mailing list: subscribed once confirmed (double opt-in), until unsubscribed."""
 
     class Currency(models.TextChoices):
         EUR = "EUR", _("Euro (EUR)")
@@ -41,13 +41,16 @@ class Signup(ConsentEvidence):
     currency = models.CharField(_("balance currency"), max_length=3, choices=Currency.choices)
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
     workload = models.ForeignKey(
-        Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("planned workload"),
+        Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("planned workload"),
     )
     signed_up_at = models.DateTimeField(_("signed up"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     unsubscribed_at = models.DateTimeField(_("unsubscribed"), null=True, blank=True)
     # Double opt-in: only the SHA-256 of the mailed token is kept, cleared once used.
-    confirmation_token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+    confirmation_token_hash = models.CharField(
+        max_length=64, null=True, blank=True, unique=True, editable=False,
+    )
     confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Unguessable and not secret: it goes into every mail's unsubscribe link, for as long as we send mail.
     unsubscribe_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -65,10 +68,6 @@ class Signup(ConsentEvidence):
     def is_subscribed(self):
         return self.confirmed_at is not None and self.unsubscribed_at is None
 
-    def unsubscribe_url(self):
-        with translation.override(self.language):
-            return settings.SITE_URL + reverse("signups:unsubscribe", kwargs={"key": self.unsubscribe_key})
-
 
 class ProviderApplication(ConsentEvidence):
     """A company asking to sell GPU hours through the EverXCloud Network."""
@@ -82,7 +81,9 @@ class ProviderApplication(ConsentEvidence):
     company = models.CharField(_("company"), max_length=200)
     contact_name = models.CharField(_("contact name"), max_length=200)
     email = models.EmailField(_("email"), max_length=254)
-    country = models.CharField(_("country"), max_length=2, help_text=_("ISO 3166 code of the company's country."))
+    country = models.CharField(
+        _("country"), max_length=2, help_text=_("ISO 3166 code of the company's country."),
+    )
     gpus = models.TextField(_("GPU models and counts"), max_length=2000)
     server_locations = models.TextField(_("where the servers are"), max_length=1000)
     message = models.TextField(_("message"), max_length=5000, blank=True)
@@ -152,13 +153,20 @@ class OutboxEmail(models.Model):
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True, default=timezone.now)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True)
+    confirmation_for = models.ForeignKey(
+        Signup, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmation_mails",
+        verbose_name=_("confirmation of"),
+        help_text=_("Its confirmation link is made when the mail is sent, so the link is never stored."),
+    )
 
     class Meta:
         verbose_name = _("outgoing email")
         verbose_name_plural = _("outgoing emails")
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["next_attempt_at"], condition=models.Q(sent_at__isnull=True), name="outbox_due"),
+            models.Index(
+                fields=["next_attempt_at"], condition=models.Q(sent_at__isnull=True), name="outbox_due",
+            ),
         ]
 
     def __str__(self):

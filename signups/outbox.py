@@ -2,7 +2,8 @@
 retried by ``manage.py send_outbox`` while the mail server is unreachable.
 
 A mail is claimed before it is sent (its next attempt moved past a lease), so the request that queued it
-and any number of workers never send it twice."""
+and any number of workers never send it twice. A confirmation mail gets its link only as it is sent
+(``confirmation.py``): the outbox never holds a usable token."""
 import logging
 import smtplib
 from datetime import timedelta
@@ -12,22 +13,25 @@ from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils import timezone
 
+from . import confirmation
 from .models import OutboxEmail
 
 logger = logging.getLogger(__name__)
 
-# Longer than an SMTP attempt can take (EMAIL_TIMEOUT): a worker that dies mid-send leaves the mail due again after it.
+# Longer than an SMTP attempt can take (EMAIL_TIMEOUT); a mail whose sender died mid-send is due
+# again after it.
 CLAIM_LEASE = timedelta(minutes=10)
 FIRST_RETRY_DELAY = timedelta(minutes=1)
 LONGEST_RETRY_DELAY = timedelta(hours=6)
 
 
-def queue(*, recipient, subject, body, language, headers=None):
+def queue(*, recipient, subject, body, language, headers=None, confirmation_for=None):
     """Store a mail and send it once the current transaction commits; the request never waits on failure."""
     mail = OutboxEmail.objects.create(
         recipient=recipient, subject=subject, body=body, language=language, headers=headers or {},
+        confirmation_for=confirmation_for,
     )
-    # robust: an error here (say, the database gone after the commit) is logged, and the worker sends the mail later.
+    # robust: an error here (the database gone after the commit, say) is logged; the worker sends it later.
     transaction.on_commit(lambda: send(mail.pk), robust=True)
     return mail
 
@@ -44,8 +48,11 @@ def claim(pk, now):
 
 
 def as_message(mail):
+    body = mail.body
+    if mail.confirmation_for is not None:
+        body = body.replace(confirmation.LINK_PLACEHOLDER, confirmation.issue_link(mail.confirmation_for))
     return EmailMessage(
-        subject=mail.subject, body=mail.body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
+        subject=mail.subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
         headers={"Content-Language": mail.language, **mail.headers},
     )
 
@@ -55,7 +62,7 @@ def send(pk):
     now = timezone.now()
     if not claim(pk, now):
         return None
-    mail = OutboxEmail.objects.get(pk=pk)
+    mail = OutboxEmail.objects.select_related("confirmation_for").get(pk=pk)
     mail.attempts += 1
     try:
         as_message(mail).send()

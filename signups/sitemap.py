@@ -1,4 +1,4 @@
-"""The sitemap's entries for this app: the legal pages (the forms and their follow-up pages are not listed)."""
+"""This app's sitemap entries: the legal pages (the forms and their follow-up pages are not listed)."""
 from core.pages import urls_by_language
 
 from .models import LegalPage

@@ -4,7 +4,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.text import Truncator
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language
 
-from . import providers, rate_limit, waitlist
+from . import confirmation, providers, rate_limit, waitlist
 from .errors import allow_methods, message_page, too_many_requests
 from .forms import ProviderApplicationForm, RenterSignupForm
 from .legal_text import first_paragraph
@@ -55,8 +55,8 @@ def form_view(request, *, form_class, view_name, thanks_view_name, template, tit
 @allow_methods("GET", "HEAD", "POST")
 def signup(request):
     return form_view(
-        request, form_class=RenterSignupForm, view_name="signups:signup", thanks_view_name="signups:signup_thanks",
-        template="signups/signup_form.html",
+        request, form_class=RenterSignupForm, view_name="signups:signup",
+        thanks_view_name="signups:signup_thanks", template="signups/signup_form.html",
         title=_("Join the EverXCloud waitlist"),
         description=_("Sign up to hear when the EverXCloud GPU spot market opens, in your language."),
         save=lambda form, consent: waitlist.join(**form.signup_fields(), consent=consent),
@@ -70,16 +70,24 @@ def provider_application(request):
         request, form_class=ProviderApplicationForm, view_name="signups:provider_application",
         thanks_view_name="signups:provider_thanks", template="signups/provider_form.html",
         title=_("Join the EverXCloud Network"),
-        description=_("Companies with GPU servers: apply to sell GPU hours through the EverXCloud spot market."),
-        save=lambda form, consent: providers.apply(**form.answers(), language=get_language(), consent=consent),
+        description=_("Companies with GPU servers: apply to sell GPU hours through the EverXCloud spot "
+                      "market."),
+        save=lambda form, consent: providers.apply(
+            **form.answers(), language=get_language(), consent=consent,
+        ),
     )
 
 
 @allow_methods("GET", "HEAD")
 def signup_thanks(request):
+    days = confirmation.VALID_FOR.days
     return message_page(request, _("Check your inbox"), [
-        _("We have sent a confirmation link to the address you entered, unless it is already on the list. "
-          "Open the link within 7 days to confirm your signup."),
+        ngettext(
+            "We have sent a confirmation link to the address you entered, unless it is already on the list. "
+            "Open the link within %(days)d day to confirm your signup.",
+            "We have sent a confirmation link to the address you entered, unless it is already on the list. "
+            "Open the link within %(days)d days to confirm your signup.", days,
+        ) % {"days": days},
         _("No email after a few minutes? Look in your spam folder."),
     ], link={"url": reverse("home"), "label": _("Back to the home page")})
 
@@ -95,15 +103,20 @@ def provider_thanks(request):
 # GET only: the link in the mail confirms in one click; HEAD (link checkers) must not.
 @allow_methods("GET")
 def confirm(request, token):
-    if waitlist.confirm(token):
+    if confirmation.confirm(token):
         response = message_page(request, _("Your signup is confirmed"), [
             _("Thank you. We will email you when the EverXCloud spot market opens. Every email has a link "
               "to unsubscribe."),
         ], link={"url": reverse("home"), "label": _("Back to the home page")})
     else:
+        days = confirmation.VALID_FOR.days
         response = message_page(request, _("This link is no longer valid"), [
-            _("Confirmation links work once, for 7 days. If you already confirmed, there is nothing more to do; "
-              "otherwise, sign up again to receive a new link."),
+            ngettext(
+                "Confirmation links work once, for %(days)d day. If you already confirmed, there is nothing "
+                "more to do; otherwise, sign up again to receive a new link.",
+                "Confirmation links work once, for %(days)d days. If you already confirmed, there is nothing "
+                "more to do; otherwise, sign up again to receive a new link.", days,
+            ) % {"days": days},
         ], status=404, link={"url": reverse("signups:signup"), "label": _("Sign up again")})
     response["X-Robots-Tag"] = "noindex"
     return response

@@ -21,8 +21,10 @@ def editor(db):
 def test_the_group_exists_after_migrate_with_content_permissions_only(db):
     group = Group.objects.get(name=EDITORS_GROUP)
     labels = {permission.content_type.app_label for permission in group.permissions.all()}
-    assert {"catalog", "workloads"} <= labels
+    assert {"catalog", "workloads", "signups"} <= labels
     assert "auth" not in labels and "contenttypes" not in labels and "sessions" not in labels
+    signup_models = {p.content_type.model for p in group.permissions.all() if p.content_type.app_label == "signups"}
+    assert signup_models == {"legalpage"}, "personal data stays out of the editor role"
 
 
 def test_an_editor_changes_content_but_cannot_reach_user_management(client, launch_content, editor):

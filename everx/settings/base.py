@@ -153,8 +153,9 @@ PAGE_SHARED_MAX_AGE = int(env("PAGE_SHARED_MAX_AGE", 60))
 PAGE_STALE_WHILE_REVALIDATE = int(env("PAGE_STALE_WHILE_REVALIDATE", 600))
 # Apps whose models hold page content: any change there bumps the content version.
 CONTENT_APPS = ["catalog", "workloads"]
-# Apps whose models the Editors group may view, add, change and delete (core/editor_role.py).
-EDITOR_APPS = ["catalog", "workloads", "signups"]
+# What the Editors group may view, add, change and delete (core/editor_role.py): site content only.
+# Signups and provider applications are personal data, for staff given those permissions one by one.
+EDITOR_MODELS = ["catalog", "workloads", "signups.legalpage"]
 
 # Security headers. Pages carry no inline script or style; a nonce covers any that must be inline.
 CONTENT_SECURITY_POLICY = {

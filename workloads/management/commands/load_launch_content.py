@@ -10,8 +10,9 @@ from workloads.loading import load_workloads
 class Command(BaseCommand):
     help = (
         "Load the launch content (GPUs from catalog/data/gpus.csv, workloads and calls to action from "
-        "workloads/content/, legal pages from signups/content/). Idempotent: creates what is missing and fills empty translations, leaving "
-        "editors' changes alone. --reset makes the database equal to the files."
+        "workloads/content/, legal pages from signups/content/). Idempotent: creates what is missing and "
+        "fills empty translations, leaving editors' changes alone. --reset makes the database equal to "
+        "the files."
     )
 
     def add_arguments(self, parser):

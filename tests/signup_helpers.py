@@ -1,0 +1,84 @@
+"""Shared by the signup tests: form data, links read from mails, a local SMTP server."""
+import asyncio
+import re
+import socket
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+from aiosmtpd.controller import Controller
+from django.urls import reverse
+from django.utils import translation
+
+CONFIRM_LINK = re.compile(r"https?://\S+/signup/confirm/\S+/")
+UNSUBSCRIBE_LINK = re.compile(r"https?://\S+/signup/unsubscribe/\S+/")
+
+
+def signup_data(**overrides):
+    data = {"email": "ana@example.com", "currency": "EUR", "language": "es", "consent": "on"}
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def provider_data(**overrides):
+    data = {
+        "company": "Cómputo Ibérico S.L.", "contact_name": "Marta Ruiz", "email": "marta@computo.example",
+        "country": "ES", "gpus": "16 × H100 SXM, 8 × A100 80 GB", "server_locations": "Madrid, España",
+        "message": "", "consent": "on",
+    }
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def url_in(language, view_name, **kwargs):
+    with translation.override(language):
+        return reverse(view_name, kwargs=kwargs or None)
+
+
+def path_of(url):
+    return urlsplit(url).path
+
+
+def confirmation_path(body):
+    return path_of(CONFIRM_LINK.search(body).group(0))
+
+
+def unsubscribe_path(body):
+    return path_of(UNSUBSCRIBE_LINK.search(body).group(0))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Mailbox:
+    """aiosmtpd handler that keeps every message it receives."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(envelope)
+        return "250 Message accepted"
+
+
+@contextmanager
+def smtp_server(port=None):
+    """A real SMTP server on loopback; yields (port, mailbox)."""
+    port = port or free_port()
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port, loop=asyncio.new_event_loop())
+    controller.start()
+    try:
+        yield port, mailbox
+    finally:
+        controller.stop()
+
+
+def smtp_settings(port):
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": port, "EMAIL_USE_TLS": False, "EMAIL_TIMEOUT": 5,
+        "EMAIL_HOST_USER": "", "EMAIL_HOST_PASSWORD": "",
+    }

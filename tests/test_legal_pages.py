@@ -1,0 +1,146 @@
+"""The privacy policy and the legal notice: loaded from the data files, in four languages, editable in the
+admin, linked from every footer and every form, listed in the sitemap, served from the page cache."""
+import io
+import tomllib
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.utils import translation
+from django.utils.translation import gettext
+
+from core.content_version import CONTENT_VERSION_KEY, content_version
+from signups.legal_text import render_legal_text
+from signups.loading import load_legal_pages
+from signups.models import LegalPage, OutboxEmail, Signup
+from workloads.models import Workload
+
+from .html import Page
+from .signup_helpers import signup_data, url_in
+
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "signups" / "content"
+LANGUAGES = ["es", "pt", "de", "en"]
+PAGES = {"privacy": "signups:privacy", "legal-notice": "signups:legal_notice"}
+
+
+def file_text(language, key):
+    with open(CONTENT_DIR / language / "legal-pages.toml", "rb") as handle:
+        return tomllib.load(handle)[key]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("key", PAGES)
+def test_each_page_exists_in_each_language_with_the_files_text(client, launch_content, language, key):
+    response = client.get(url_in(language, PAGES[key]))
+    assert response.status_code == 200
+    page = Page(response.content.decode())
+    text = file_text(language, key)
+    assert page.lang == language
+    assert page.h1 == [text["title"]]
+    assert page.title.strip().startswith(text["title"])
+    body = "".join(page.text)
+    first_heading = next(line[3:] for line in text["body"].splitlines() if line.startswith("## "))
+    assert first_heading in body
+    assert "1.0" in body
+    # The company's registered details are clearly marked placeholders until someone fills them in.
+    assert "[" in body and "]" in body
+
+
+def test_the_legal_notice_names_the_laws_of_each_audience(launch_content):
+    notice = LegalPage.objects.get(key="legal-notice")
+    assert "DDG" in notice.body_de and "LSSI-CE" in notice.body_es and "7/2004" in notice.body_pt
+    assert "7.962/2013" in notice.body_en
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_footer_links_both_pages(client, launch_content, language):
+    workload = Workload.objects.get(key="llm-training")
+    paths = [url_in(language, "home"), workload.get_absolute_url(language)] + [
+        url_in(language, view_name)
+        for view_name in ("signups:signup", "signups:provider_application", "signups:privacy")
+    ]
+    for path in paths:
+        links = Page(client.get(path).content.decode()).links
+        assert url_in(language, "signups:privacy") in links, path
+        assert url_in(language, "signups:legal_notice") in links, path
+
+
+def test_both_pages_are_in_the_sitemap_with_their_alternates(client, launch_content):
+    sitemap = client.get("/sitemap.xml").content.decode()
+    for view_name in PAGES.values():
+        for language in LANGUAGES:
+            assert f"http://testserver{url_in(language, view_name)}" in sitemap
+
+
+def test_pages_are_served_from_the_page_cache_with_an_etag(client, launch_content, django_assert_num_queries):
+    path = url_in("es", "signups:privacy")
+    first = client.get(path)
+    assert first.has_header("ETag") and first["Cache-Control"].startswith("public")
+    with django_assert_num_queries(0):
+        assert client.get(path).status_code == 200
+    assert client.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_an_editors_change_shows_at_once_in_the_cached_page(client, launch_content):
+    path = url_in("de", "signups:legal_notice")
+    client.get(path)
+    notice = LegalPage.objects.get(key="legal-notice")
+    notice.body_de = notice.body_de.replace("[TELEFONNUMMER]", "+49 40 1234567")
+    notice.version = "1.1"
+    notice.save()
+    body = client.get(path).content.decode()
+    assert "+49 40 1234567" in body and "1.1" in body
+
+
+def test_signups_and_mails_do_not_empty_the_page_cache(client, launch_content,
+                                                       django_capture_on_commit_callbacks):
+    version = content_version()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url_in("es", "signups:signup"), signup_data())
+    assert Signup.objects.exists() and OutboxEmail.objects.get().sent_at is not None
+    assert cache.get(CONTENT_VERSION_KEY) == version
+
+
+def test_the_admin_edits_each_language_in_its_own_tab(client, launch_content):
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    user = get_user_model().objects.create_superuser("editor", "editor@example.com", "a-long-test-password")
+    client.force_login(user)
+    privacy = LegalPage.objects.get(key="privacy")
+    body = client.get(reverse("admin:signups_legalpage_change", args=[privacy.pk])).content.decode()
+    for language in LANGUAGES:
+        assert f'name="title_{language}"' in body and f'name="body_{language}"' in body
+    assert 'name="version"' in body and 'name="updated"' in body
+
+
+def test_loading_is_idempotent_keeps_editors_changes_and_reset_restores_the_files(db):
+    load_legal_pages()
+    first = list(LegalPage.objects.values())
+    load_legal_pages()
+    assert list(LegalPage.objects.values()) == first
+    privacy = LegalPage.objects.get(key="privacy")
+    privacy.title_es = "Privacidad (revisada por el abogado)"
+    privacy.save()
+    call_command("load_launch_content", stdout=io.StringIO())
+    assert LegalPage.objects.get(key="privacy").title_es == "Privacidad (revisada por el abogado)"
+    call_command("load_launch_content", reset=True, stdout=io.StringIO())
+    assert LegalPage.objects.get(key="privacy").title_es == file_text("es", "privacy")["title"]
+
+
+def test_the_text_format_makes_headings_lists_and_links_and_escapes_everything_else():
+    html = render_legal_text("Intro <b>bold</b>\nsecond line\n\n## Rights\n\n- one\n- see https://www.aepd.es\n")
+    assert html == (
+        "<p>Intro &lt;b&gt;bold&lt;/b&gt;<br>second line</p>\n<h2>Rights</h2>\n"
+        '<ul><li>one</li><li>see <a href="https://www.aepd.es">https://www.aepd.es</a></li></ul>'
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_pages_description_is_its_first_paragraph(client, launch_content, language):
+    body = client.get(url_in(language, "signups:privacy")).content.decode()
+    first = file_text(language, "privacy")["body"].strip().split("\n\n")[0]
+    assert f'<meta name="description" content="{first[:40]}' in body
+    with translation.override(language):
+        assert gettext("Privacy policy") in body

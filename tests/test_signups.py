@@ -1,0 +1,286 @@
+"""The renter signup: the form, double opt-in by mail, one-step unsubscribe, consent evidence, and the
+same answer whether an address is new or known."""
+import hashlib
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import IntegrityError, transaction
+from django.test import Client
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from signups.models import OutboxEmail, Signup
+from workloads.models import Workload
+
+from .html import Page
+from .signup_helpers import confirmation_path, signup_data, unsubscribe_path, url_in
+
+LANGUAGES = ["es", "pt", "de", "en"]
+
+
+@pytest.fixture
+def post_signup(client, django_capture_on_commit_callbacks):
+    """POST the signup form on a language's page, running what the view does after its commit."""
+    def post(page_language="es", **data):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url_in(page_language, "signups:signup"), signup_data(**data))
+    return post
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_form_is_in_the_pages_language_with_that_language_preselected_and_consent_unticked(
+        client, launch_content, language):
+    response = client.get(url_in(language, "signups:signup"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    page = Page(body)
+    assert page.lang == language and len(page.h1) == 1
+    with translation.override(language):
+        assert page.h1 == [gettext("Join the EverXCloud waitlist")]
+    assert f'<option value="{language}" selected>' in body
+    assert 'name="consent"' in body and "checked" not in body
+    assert url_in(language, "signups:privacy") in page.links
+    # Forms carry a CSRF token: never cached.
+    assert "no-store" in response["Cache-Control"] and not response.has_header("ETag")
+
+
+def test_workload_choices_are_the_workloads_in_the_pages_language(client, launch_content):
+    body = client.get(url_in("de", "signups:signup")).content.decode()
+    for workload in Workload.objects.all():
+        assert f'<option value="{workload.pk}">{workload.title_de}</option>' in body
+
+
+def test_signup_stores_one_row_and_mails_the_confirmation_in_the_chosen_language(post_signup, launch_content):
+    training = Workload.objects.get(key="llm-training")
+    response = post_signup("es", email="Ana@Example.com", currency="GBP", language="de", workload=training.pk)
+    assert response.status_code == 303
+    assert response["Location"] == url_in("es", "signups:signup_thanks")
+    signup = Signup.objects.get()
+    assert (signup.email, signup.currency, signup.language) == ("Ana@Example.com", "GBP", "de")
+    assert signup.workload == training
+    assert signup.confirmed_at is None
+    [message] = mail.outbox
+    assert message.to == ["Ana@Example.com"]
+    with translation.override("de"):
+        assert message.subject == gettext("Confirm your EverXCloud signup")
+    assert message.extra_headers["Content-Language"] == "de"
+    assert confirmation_path(message.body).startswith("/de/")
+    assert OutboxEmail.objects.get().sent_at is not None
+
+
+def test_token_is_long_random_stored_only_as_a_hash_and_valid_for_seven_days(post_signup, launch_content):
+    before = timezone.now()
+    post_signup()
+    token = confirmation_path(mail.outbox[0].body).rstrip("/").rsplit("/", 1)[1]
+    assert len(token) >= 32
+    signup = Signup.objects.get()
+    assert signup.confirmation_token_hash == hashlib.sha256(token.encode()).hexdigest()
+    # Neither the signup nor the stored mail holds the token itself.
+    assert token not in str(Signup.objects.values().get())
+    assert token not in str(OutboxEmail.objects.values().get())
+    assert before + timedelta(days=7) <= signup.confirmation_expires_at <= timezone.now() + timedelta(days=7)
+
+
+def test_two_signups_get_different_tokens(post_signup, launch_content):
+    post_signup(email="a@example.com")
+    post_signup(email="b@example.com")
+    first, second = (confirmation_path(message.body) for message in mail.outbox)
+    assert first != second
+
+
+def test_the_link_from_the_mail_confirms_once(client, post_signup, launch_content):
+    post_signup("pt", language="pt")
+    path = confirmation_path(mail.outbox[0].body)
+    response = client.get(path)
+    assert response.status_code == 200
+    page = Page(response.content.decode())
+    assert page.lang == "pt"
+    with translation.override("pt"):
+        assert page.h1 == [gettext("Your signup is confirmed")]
+    signup = Signup.objects.get()
+    assert signup.confirmed_at is not None and signup.is_subscribed
+    assert signup.confirmation_token_hash is None
+    again = client.get(path)
+    assert again.status_code == 404
+    with translation.override("pt"):
+        assert Page(again.content.decode()).h1 == [gettext("This link is no longer valid")]
+
+
+def test_an_expired_link_does_not_confirm(client, post_signup, launch_content):
+    post_signup()
+    Signup.objects.update(confirmation_expires_at=timezone.now() - timedelta(seconds=1))
+    assert client.get(confirmation_path(mail.outbox[0].body)).status_code == 404
+    assert Signup.objects.get().confirmed_at is None
+
+
+@pytest.mark.parametrize("token", ["x", "A" * 43, "A" * 500])
+def test_made_up_tokens_confirm_nothing(client, post_signup, launch_content, token):
+    post_signup()
+    assert client.get(url_in("es", "signups:confirm", token=token)).status_code == 404
+    assert Signup.objects.get().confirmed_at is None
+
+
+def test_confirmation_link_ignores_head_requests_of_link_checkers(client, post_signup, launch_content):
+    post_signup()
+    assert client.head(confirmation_path(mail.outbox[0].body)).status_code == 405
+    assert Signup.objects.get().confirmed_at is None
+
+
+def test_every_list_mail_has_an_unsubscribe_link_and_the_one_click_headers(post_signup, launch_content):
+    post_signup()
+    message = mail.outbox[0]
+    path = unsubscribe_path(message.body)
+    assert message.extra_headers["List-Unsubscribe"] == f"<http://127.0.0.1:8000{path}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_unsubscribe_link_works_in_one_step(client, post_signup, launch_content):
+    post_signup()
+    client.get(confirmation_path(mail.outbox[0].body))
+    response = client.get(unsubscribe_path(mail.outbox[0].body))
+    assert response.status_code == 200
+    with translation.override("es"):
+        assert Page(response.content.decode()).h1 == [gettext("You are unsubscribed")]
+    signup = Signup.objects.get()
+    assert signup.unsubscribed_at is not None and not signup.is_subscribed
+
+
+def test_one_click_unsubscribe_by_post_needs_no_csrf_token(post_signup, launch_content):
+    post_signup()
+    mail_client = Client(enforce_csrf_checks=True)
+    response = mail_client.post(unsubscribe_path(mail.outbox[0].body), {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    assert Signup.objects.get().unsubscribed_at is not None
+
+
+def test_unsubscribing_before_confirming_voids_the_confirmation_link(client, post_signup, launch_content):
+    post_signup()
+    body = mail.outbox[0].body
+    client.get(unsubscribe_path(body))
+    assert client.get(confirmation_path(body)).status_code == 404
+    assert Signup.objects.get().confirmed_at is None
+
+
+def test_consent_evidence_is_kept(client, post_signup, launch_content):
+    workload_path = Workload.objects.get(key="fine-tuning").get_absolute_url("pt")
+    before = timezone.now()
+    post_signup("pt", language="en", source=workload_path + "?utm=x")
+    client.get(confirmation_path(mail.outbox[0].body))
+    signup = Signup.objects.get()
+    assert before <= signup.signed_up_at <= signup.confirmed_at <= timezone.now()
+    assert signup.consent_text_version == "renter-1"
+    assert signup.privacy_policy_version == "1.0"
+    assert signup.consent_language == "pt" and signup.language == "en"
+    assert signup.source_path == workload_path
+
+
+@pytest.mark.parametrize("source", [
+    "https://evil.example/es/", "//evil.example/es/", "/\\evil.example", "javascript:alert(1)", "es/",
+    "/nowhere/", "/es/" + "a" * 400,
+])
+def test_the_forms_page_is_only_ever_a_path_on_this_site(post_signup, launch_content, source):
+    post_signup(source=source)
+    assert Signup.objects.get().source_path == url_in("es", "signups:signup")
+
+
+def test_the_page_a_visitor_came_from_fills_the_source(client, launch_content):
+    workload_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
+    body = client.get(url_in("es", "signups:signup"), HTTP_REFERER=f"http://testserver{workload_path}").content.decode()
+    assert f'name="source" value="{workload_path}"' in body
+    elsewhere = client.get(url_in("es", "signups:signup"), HTTP_REFERER="https://evil.example/es/").content.decode()
+    assert 'name="source" id="id_source"' in elsewhere
+
+
+@pytest.mark.parametrize("address, again", [
+    ("ana@example.com", "ANA@example.COM"),
+    # Python and PostgreSQL lowercase "İ" differently: the database alone decides what is the same.
+    ("ana@İstanbul.example", "ANA@İSTANBUL.EXAMPLE"),
+])
+def test_the_same_address_twice_answers_as_a_new_one_and_keeps_one_row(client, post_signup, launch_content,
+                                                                        address, again):
+    first = post_signup(email=address)
+    second = post_signup(email=again, currency="USD")
+    assert (first.status_code, first["Location"]) == (second.status_code, second["Location"])
+    assert Signup.objects.count() == 1
+    assert Signup.objects.get().currency == "EUR"
+    thanks = client.get(first["Location"]).content.decode().lower()
+    assert "already registered" not in thanks and "ya registrad" not in thanks
+    # Within minutes, a second mail would only let anyone flood a mailbox.
+    assert len(mail.outbox) == 1
+
+
+def test_a_pending_address_asking_again_later_gets_a_fresh_link_and_the_old_one_dies(client, post_signup,
+                                                                                     launch_content):
+    post_signup(currency="EUR")
+    Signup.objects.update(signed_up_at=timezone.now() - timedelta(hours=1))
+    post_signup(currency="USD", language="pt")
+    assert Signup.objects.count() == 1 and len(mail.outbox) == 2
+    signup = Signup.objects.get()
+    assert (signup.currency, signup.language) == ("USD", "pt")
+    assert client.get(confirmation_path(mail.outbox[0].body)).status_code == 404
+    assert client.get(confirmation_path(mail.outbox[1].body)).status_code == 200
+
+
+def test_a_confirmed_address_is_left_as_it_is(client, post_signup, launch_content):
+    post_signup(currency="EUR")
+    client.get(confirmation_path(mail.outbox[0].body))
+    Signup.objects.update(signed_up_at=timezone.now() - timedelta(days=1))
+    response = post_signup(currency="GBP")
+    assert response.status_code == 303
+    signup = Signup.objects.get()
+    assert signup.currency == "EUR" and signup.is_subscribed
+    assert len(mail.outbox) == 1
+
+
+def test_an_unsubscribed_address_signing_up_again_must_confirm_again(client, post_signup, launch_content):
+    post_signup()
+    client.get(confirmation_path(mail.outbox[0].body))
+    client.get(unsubscribe_path(mail.outbox[0].body))
+    post_signup()
+    signup = Signup.objects.get()
+    assert signup.unsubscribed_at is None and signup.confirmed_at is None
+    assert client.get(confirmation_path(mail.outbox[1].body)).status_code == 200
+    assert Signup.objects.get().is_subscribed
+
+
+def test_the_database_refuses_a_second_row_for_the_same_address_in_other_case(db):
+    fields = {"currency": "EUR", "language": "es", "consent_text_version": "renter-1",
+              "consent_language": "es", "source_path": "/es/signup/"}
+    Signup.objects.create(email="ana@example.com", **fields)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Signup.objects.create(email="Ana@Example.com", **fields)
+
+
+def test_a_filled_honeypot_gets_the_thank_you_page_and_stores_nothing(post_signup, launch_content):
+    response = post_signup(website="http://spam.example")
+    assert response.status_code == 303 and response["Location"] == url_in("es", "signups:signup_thanks")
+    assert not Signup.objects.exists() and not OutboxEmail.objects.exists() and not mail.outbox
+
+
+def test_the_thank_you_page_is_in_the_visitors_language(client, launch_content):
+    response = client.get(url_in("de", "signups:signup_thanks"))
+    page = Page(response.content.decode())
+    assert response.status_code == 200 and page.lang == "de"
+    with translation.override("de"):
+        assert page.h1 == [gettext("Check your inbox")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_calls_to_action_link_to_both_forms_in_the_visitors_language(client, launch_content, language):
+    workload = Workload.objects.get(key="llm-training")
+    for path in (url_in(language, "home"), workload.get_absolute_url(language)):
+        page = Page(client.get(path).content.decode())
+        assert f"{url_in(language, 'signups:signup')}?from={path}" in page.links, path
+        assert f"{url_in(language, 'signups:provider_application')}?from={path}" in page.links, path
+        # The header's "Join the waitlist" goes to the form.
+        assert url_in(language, "signups:signup") in page.links
+
+
+def test_a_call_to_actions_button_label_comes_from_the_admin_when_set(client, launch_content):
+    from workloads.models import CallToAction
+
+    launch = CallToAction.objects.get(key="launch")
+    launch.button_label_es = "Quiero estar en la lista"
+    launch.save()
+    assert "Quiero estar en la lista" in client.get(url_in("es", "home")).content.decode()

@@ -1,0 +1,57 @@
+"""With the database unreachable, or a commit failing, the visitor gets a 503 page in their language with
+Retry-After, and never a thank-you for a signup that was not stored."""
+from unittest import mock
+
+import pytest
+from django.core import mail
+from django.db import InterfaceError, OperationalError, connections
+from django.db.backends.utils import CursorWrapper
+from django.utils import translation
+from django.utils.translation import gettext
+
+from signups.models import OutboxEmail, Signup
+
+from .html import Page
+from .signup_helpers import signup_data, url_in
+
+
+def database_down(error=OperationalError):
+    """Every query fails as when the server is gone; the page must render without one."""
+    failing = mock.Mock(side_effect=error("connection to server failed: Connection refused"))
+    return mock.patch.multiple(CursorWrapper, execute=failing, executemany=failing)
+
+
+def assert_unavailable_page(response, language):
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    assert "no-store" in response["Cache-Control"]
+    assert not response.has_header("Location")
+    page = Page(response.content.decode())
+    assert page.lang == language
+    with translation.override(language):
+        assert page.h1 == [gettext("Temporarily unavailable")]
+
+
+@pytest.mark.parametrize("error", [OperationalError, InterfaceError])
+def test_a_signup_with_the_database_down_gets_a_503_not_a_thank_you(client, launch_content, error):
+    with database_down(error):
+        response = client.post(url_in("de", "signups:signup"), signup_data())
+    assert_unavailable_page(response, "de")
+    assert not Signup.objects.exists()
+
+
+@pytest.mark.parametrize("view_name", ["signups:signup", "signups:provider_application", "home"])
+def test_pages_with_the_database_down_get_the_503_page(client, launch_content, view_name):
+    with database_down():
+        response = client.get(url_in("pt", view_name))
+    assert_unavailable_page(response, "pt")
+
+
+def test_a_failed_commit_gets_a_503_and_leaves_neither_row_nor_mail(client, live_launch_content):
+    connection = connections["default"]
+    failing_commit = OperationalError("server closed the connection")
+    with mock.patch.object(connection, "commit", side_effect=failing_commit):
+        response = client.post(url_in("es", "signups:signup"), signup_data())
+    assert_unavailable_page(response, "es")
+    assert not Signup.objects.exists() and not OutboxEmail.objects.exists()
+    assert mail.outbox == []
