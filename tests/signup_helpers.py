@@ -6,11 +6,24 @@ from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from aiosmtpd.controller import Controller
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-CONFIRM_LINK = re.compile(r"https?://\S+/signup/confirm/\S+/")
-UNSUBSCRIBE_LINK = re.compile(r"https?://\S+/signup/unsubscribe/\S+/")
+SAMPLE_UUID = "00000000-0000-4000-8000-000000000000"
+
+
+def link_pattern(view_name, kwarg, sample):
+    """A mail link to ``view_name`` in any of the site's languages (the URL segments are translated)."""
+    prefixes = []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            prefixes.append(re.escape(reverse(view_name, kwargs={kwarg: sample}).split(sample)[0]))
+    return re.compile(r"https?://[^\s/]+(?:" + "|".join(prefixes) + r")[^\s/]+/")
+
+
+CONFIRM_LINK = link_pattern("signups:confirm", "token", "sample-token")
+UNSUBSCRIBE_LINK = link_pattern("signups:unsubscribe", "key", SAMPLE_UUID)
 
 
 def signup_data(**overrides):
