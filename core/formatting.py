@@ -6,6 +6,7 @@ language that is active (``django.utils.translation``), so a page renders in one
 """
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from babel import Locale
 from babel.dates import format_datetime
@@ -23,7 +24,13 @@ MINIMUM_GROUPING_DIGITS = {"es": 2}
 
 def babel_locale(language=None):
     language = (language or get_language() or "en").split("-")[0]
-    return BABEL_LOCALES.get(language, BABEL_LOCALES["en"])
+    return parsed_locale(BABEL_LOCALES.get(language, BABEL_LOCALES["en"]))
+
+
+@lru_cache(maxsize=None)
+def parsed_locale(name):
+    """Babel parses a locale name on every call it is given one; a parsed Locale is reused."""
+    return Locale.parse(name)
 
 
 def format_number(value, places=None):

@@ -54,6 +54,9 @@ MIDDLEWARE = [
     "core.middleware.CrossOriginResourcePolicyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Serves cached pages before the rest of the stack runs (core/page_cache.py).
+    "core.page_cache.PageCacheMiddleware",
     # Compresses responses that are not compressed already (cached pages are stored compressed).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -62,7 +65,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so it sees a view's database errors first: a 503 page instead of a 500.
     "signups.middleware.DatabaseUnavailableMiddleware",
 ]
