@@ -106,3 +106,14 @@ def test_the_admin_upload_applies_a_file_and_reports_refusals(client, launch_con
     response = client.post(url, {"price_file": good})
     assert response.status_code == 200
     assert GPU.objects.get(slug="h100-sxm").price_usd_per_hour == Decimal("2.50")
+
+
+def test_workload_pages_say_when_their_prices_were_updated(client, launch_content):
+    training = Workload.objects.get(key="llm-training")
+    slugs = [row.gpu.slug for row in training.rows.select_related("gpu")]
+    content = "gpu,usd_per_hour,time\n" + "".join(f"{slug},1.00,2026-11-29T10:00:00Z\n" for slug in slugs)
+    assert import_prices(content, "feed.csv", now=NOW).applied
+    page = client.get(training.get_absolute_url("es")).content.decode()
+    assert 'Precios actualizados el <time datetime="2026-11-29T10:00:00+00:00">29 de noviembre de 2026, 10:00:00 UTC</time>' in page
+    german = client.get(training.get_absolute_url("de")).content.decode()
+    assert "Preise aktualisiert am" in german and "29. November 2026" in german

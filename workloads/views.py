@@ -34,7 +34,9 @@ def workload_detail(request, slug):
     paths = {code: workload.get_absolute_url(code) for code in workload.page_languages()}
     context = page_context(request, paths, title=workload.title, description=workload.summary or workload.intro,
                            structured_data=[faq_page(workload)])
+    updated = [row.gpu.price_updated_at for row in workload.rows.all() if row.gpu.price_updated_at]
     context.update({
+        "prices_updated": max(updated) if updated else None,
         "workload": workload,
         "columns": list(workload.columns.all()),
         "table_rows": workload_table(workload),

@@ -2,7 +2,7 @@
 Django's own number formatting does not follow the deck (Spanish thousands, currency patterns)."""
 from django import template
 
-from core.formatting import format_number, format_price_per_hour, format_quantity
+from core.formatting import format_date_time, format_number, format_price_per_hour, format_quantity
 
 from ..specs import spec_text
 
@@ -28,3 +28,15 @@ def gigabytes(value):
 @register.filter
 def price_per_hour(usd):
     return format_price_per_hour(usd)
+
+
+@register.filter
+def date_time(moment):
+    """A moment in the active language: "30 de noviembre de 2026, 12:05:00 UTC"."""
+    return format_date_time(moment)
+
+
+@register.filter
+def iso_seconds(moment):
+    """A machine-readable moment for <time datetime>, which takes at most three decimals of a second."""
+    return moment.isoformat(timespec="seconds")
