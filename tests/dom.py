@@ -81,3 +81,10 @@ def parse(body):
     builder = Builder()
     builder.feed(body if isinstance(body, str) else body.decode())
     return builder.root
+
+
+def fetch(client, address):
+    """The page at ``address``, which must answer 200, as a tree."""
+    response = client.get(address)
+    assert response.status_code == 200, address
+    return parse(response.content)

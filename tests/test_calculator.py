@@ -20,12 +20,12 @@ from catalog.models import GPU, ModelPreset
 
 from .deck import deck_pages, squash
 from .dom import parse
+from .localized_numbers import numbers_in
 
 BYTES = {
     "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
     "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5"),
 }
-SEPARATORS = {"es": (".", ","), "pt": (".", ","), "de": (".", ","), "en": (",", ".")}
 # The model shapes the launch content gives as presets: (layers, KV heads, head dimension).
 SHAPES = {"llama-3-1-8b": (32, 8, 128), "llama-3-1-70b": (80, 8, 128), "llama-3-1-405b": (126, 8, 128)}
 
@@ -44,12 +44,6 @@ def calculator_url(language, **params):
     with translation.override(language):
         path = reverse("catalog:calculator")
     return f"{path}?{urlencode(params)}" if params else path
-
-
-def numbers_in(text, language):
-    thousands, decimal = SEPARATORS[language]
-    return [Decimal(token.rstrip(".,").replace(thousands, "").replace(decimal, "."))
-            for token in re.findall(r"\d[\d.,]*", text)]
 
 
 def expected_configurations(required):

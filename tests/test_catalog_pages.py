@@ -22,14 +22,14 @@ from catalog.models import GPU
 from core.formatting import format_date_time, format_number, format_share, format_usd
 from workloads.models import Workload
 
-from .dom import parse
+from .dom import fetch, parse
+from .localized_numbers import numbers_in
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = list(csv.DictReader(handle))
 CSV = {row["slug"]: row for row in CSV_ROWS}
 LANGUAGES = ("es", "pt", "de", "en")
 BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
-SEPARATORS = {"es": (".", ","), "pt": (".", ","), "de": (".", ","), "en": (",", ".")}
 
 
 def url(name, language, query=None, **kwargs):
@@ -38,16 +38,6 @@ def url(name, language, query=None, **kwargs):
     return f"{path}?{urlencode(query)}" if query else path
 
 
-def fetch(client, address):
-    response = client.get(address)
-    assert response.status_code == 200, address
-    return parse(response.content)
-
-
-def numbers_in(text, language):
-    thousands, decimal = SEPARATORS[language]
-    return [Decimal(token.rstrip(".,").replace(thousands, "").replace(decimal, "."))
-            for token in re.findall(r"\d[\d.,]*", text)]
 
 
 def decimal_or_none(text):

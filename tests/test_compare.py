@@ -19,11 +19,11 @@ from catalog.loading import GPUS_CSV
 from catalog.models import GPU
 from workloads.models import Workload, WorkloadColumn
 
-from .dom import parse
+from .dom import fetch, parse
+from .localized_numbers import SEPARATORS
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV = {row["slug"]: row for row in csv.DictReader(handle)}
-SEPARATORS = {"es": (".", ","), "pt": (".", ","), "de": (".", ","), "en": (",", ".")}
 
 
 def compare_url(language, *gpus, **params):
@@ -32,11 +32,6 @@ def compare_url(language, *gpus, **params):
     query = [("gpu", slug) for slug in gpus] + list(params.items())
     return f"{path}?{urlencode(query)}" if query else path
 
-
-def fetch(client, url):
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return parse(response.content)
 
 
 def number(text, language):

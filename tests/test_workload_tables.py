@@ -12,12 +12,12 @@ from core.formatting import not_published
 from workloads.models import Workload, WorkloadColumn
 
 from .html import Page
+from .localized_numbers import numbers_in
 
 BYTES_PER_PARAMETER = {
     "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
     "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5"),
 }
-SEPARATORS = {"es": (".", ","), "pt": (".", ","), "de": (".", ","), "en": (",", ".")}
 Kind = WorkloadColumn.Kind
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
@@ -28,15 +28,6 @@ def step_floor(value):
     step = Decimal(1) if value < 10 else Decimal(5) if value < 100 else Decimal(10)
     return (value // step) * step
 
-
-def numbers_in(cell, language):
-    """The numbers a cell shows, as Decimals, read with the language's separators."""
-    thousands, decimal = SEPARATORS[language]
-    found = []
-    for token in re.findall(r"\d[\d.,]*", cell):
-        token = token.rstrip(".,").replace(thousands, "").replace(decimal, ".")
-        found.append(Decimal(token))
-    return found
 
 
 def expected(column, row):
