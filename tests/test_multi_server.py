@@ -10,6 +10,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.urls import reverse
 
 from catalog.models import GPU
+from signups.models import Signup
 from workloads.models import Workload
 
 from .deck import squash
@@ -50,16 +51,16 @@ class Browserless:
 class FormFields(html.parser.HTMLParser):
     """The fields a browser would submit from the form with the given id."""
 
-    def __init__(self, page, form_id):
+    def __init__(self, page, form_id=None, action=None):
         super().__init__()
-        self.form_id, self._inside = form_id, False
+        self.form_id, self.action, self._inside = form_id, action, False
         self.fields, self._select, self._textarea = {}, None, None
         self.feed(page)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "form":
-            self._inside = attrs.get("id") == self.form_id
+            self._inside = (attrs.get("id") == self.form_id if self.form_id else attrs.get("action") == self.action)
         if not self._inside:
             return
         if tag == "input" and attrs.get("name"):
@@ -89,11 +90,18 @@ class FormFields(html.parser.HTMLParser):
             self.fields[self._textarea] += data
 
 
+SIGNUP_LIMIT = 3
+
+
 @pytest.fixture
 def two_servers(live_launch_content):
     collect_static()
+    # A window of 10⁹ s: the fixed window cannot roll over during the test and reset the count.
+    settings = {"SIGNUP_RATE_LIMIT": str(SIGNUP_LIMIT), "SIGNUP_RATE_LIMIT_WINDOW": str(10**9),
+                "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend"}
     with redis_server() as redis_url, \
-            gunicorn_server(REDIS_URL=redis_url) as first, gunicorn_server(REDIS_URL=redis_url) as second:
+            gunicorn_server(REDIS_URL=redis_url, **settings) as first, \
+            gunicorn_server(REDIS_URL=redis_url, **settings) as second:
         yield first, second
 
 
@@ -138,3 +146,29 @@ def test_an_admin_change_through_one_server_is_seen_at_once_through_the_other(tw
 
     status, _headers, after = reader.request("GET", page_path)
     assert "desde2,50US$" in squash(after)
+
+
+def submit_signup(agent, email):
+    """Fetch the signup form and submit it as a browser would; returns the response's status."""
+    form_path = reverse("signups:signup")
+    status, _headers, page = agent.request("GET", form_path)
+    assert status == 200
+    fields = FormFields(page, action=form_path).fields
+    assert "csrfmiddlewaretoken" in fields
+    fields.update({"email": email, "currency": "EUR", "consent": "on"})
+    status, _headers, _page = agent.request("POST", form_path, fields)
+    return status
+
+
+def test_the_signup_rate_limit_counts_submissions_to_both_servers_together(two_servers):
+    first, second = two_servers
+    through_first, through_second = Browserless(first), Browserless(second)
+    # Under the limit in all, but each server alone sees fewer than the limit.
+    accepted = [submit_signup(through_first, "one@example.com"), submit_signup(through_second, "two@example.com"),
+                submit_signup(through_first, "three@example.com")]
+    assert accepted == [303] * SIGNUP_LIMIT
+    # The next one is refused by either server, though the second has counted only one of its own.
+    assert submit_signup(through_second, "four@example.com") == 429
+    assert submit_signup(through_first, "five@example.com") == 429
+    assert sorted(Signup.objects.values_list("email", flat=True)) == [
+        "one@example.com", "three@example.com", "two@example.com"]
