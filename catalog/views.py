@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from core.formatting import format_date_time, format_share
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language, with_query
-from workloads.models import Workload
+from workloads.snapshot import workload_content
 from workloads.tables import cell_text
 
 from . import sizing
@@ -57,7 +57,7 @@ def gpu_list(request):
 
 def workload_fits(gpu, language):
     """Each published workload whose table lists ``gpu``, with the GPU's cell under each of its columns."""
-    workloads = Workload.objects.with_page_in(language).filter(rows__gpu=gpu).prefetch_related("columns")
+    workloads = [workload for workload in workload_content().listing(gpu) if workload.has_page_in(language)]
     return [
         (workload, [(column.label, cell_text(column, gpu)) for column in workload.columns.all()])
         for workload in workloads
@@ -115,7 +115,7 @@ def compare(request):
     gpus = list(GPU.objects.all())
     workloads = {
         workload.key: workload
-        for workload in Workload.objects.with_page_in(language).prefetch_related("columns", "rows")
+        for workload in workload_content().with_page_in(language)
     }
     submitted = "gpu" in request.GET or "workload" in request.GET
     form = CompareForm(compare_data(request, workloads, gpus) if submitted else None,

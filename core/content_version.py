@@ -2,6 +2,8 @@
 
 Rendered pages are cached under a key that carries it, so any save, import or deletion makes every
 page fresh in every language at once, on every app server that shares the cache."""
+import secrets
+
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
@@ -11,11 +13,17 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 CONTENT_VERSION_KEY = "content-version"
 
 
+def starting_version():
+    """A counter that starts again (the cache emptied or restarted) starts from a number no process has
+    seen: a process that kept content of an earlier version (``workloads.snapshot``) then reloads it."""
+    return secrets.randbelow(2**48) + 1
+
+
 def content_version():
     version = cache.get(CONTENT_VERSION_KEY)
     if version is None:
-        cache.add(CONTENT_VERSION_KEY, 1, timeout=None)
-        version = cache.get(CONTENT_VERSION_KEY, 1)
+        cache.add(CONTENT_VERSION_KEY, starting_version(), timeout=None)
+        version = cache.get(CONTENT_VERSION_KEY)
     return version
 
 
@@ -23,7 +31,7 @@ def bump_content_version(**_signal_arguments):
     try:
         return cache.incr(CONTENT_VERSION_KEY)
     except ValueError:  # not in the cache yet (or evicted): any new number is fresh
-        cache.add(CONTENT_VERSION_KEY, 2, timeout=None)
+        cache.add(CONTENT_VERSION_KEY, starting_version(), timeout=None)
         return cache.incr(CONTENT_VERSION_KEY)
 
 

@@ -33,14 +33,16 @@ def public_cache_control():
     )
 
 
-def stored_entry(request, response):
+def stored_entry(request, response, compress=True):
+    """The page as the cache keeps it; ``compress=False`` for an entry that is served once and not kept,
+    to a client that does not take gzip."""
     nonce = getattr(request, "_csp_nonce", None)
     body = response.content
     if nonce:
         body = body.replace(nonce.encode(), NONCE_PLACEHOLDER)
     return {
         "body": body,
-        "gzip_body": None if nonce else gzip.compress(body, compresslevel=6, mtime=0),
+        "gzip_body": None if nonce or not compress else gzip.compress(body, compresslevel=6, mtime=0),
         "content_type": response["Content-Type"],
         "etag": '"%s"' % hashlib.sha256(body).hexdigest()[:40],
         "uses_nonce": bool(nonce),
@@ -104,7 +106,7 @@ def cached_page(view):
                 return response
             if hasattr(response, "render"):
                 response.render()
-            entry = stored_entry(request, response)
+            entry = stored_entry(request, response, compress=bool(key) or accepts_gzip(request))
             if key:
                 cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
         return serve_entry(request, entry)

@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from workloads.models import CallToAction, Workload
+from workloads.snapshot import workload_content
 
 from .page_cache import cached_page
 from .pages import page_context, urls_by_language
@@ -31,9 +31,10 @@ def home(request):
         description=_("A GPU spot market opening soon: which GPU fits which job, with exact numbers and live prices."),
         structured_data=[organization(request)],
     )
+    content = workload_content()
     context.update({
-        "workloads": Workload.objects.named_in(language),
-        "calls_to_action": {cta.key: cta for cta in CallToAction.objects.all()},
+        "workloads": content.links(content.named_in(language), language),
+        "calls_to_action": content.calls_to_action,
     })
     return render(request, "core/home.html", context)
 

@@ -7,8 +7,6 @@ from decimal import Decimal
 from urllib.parse import urlencode
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -21,6 +19,7 @@ from catalog.models import GPU, ModelPreset
 from .deck import deck_pages, squash
 from .dom import parse
 from .localized_numbers import numbers_in
+from .queries import page_queries
 
 BYTES = {
     "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
@@ -290,20 +289,15 @@ def test_without_presets_a_custom_shape_is_asked_for(client, launch_content):
     assert document.find("section", class_="calculator-results") is not None
 
 
-def queries_for(client, url):
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(url).status_code == 200
-    return len(captured)
-
 
 @pytest.mark.parametrize("params", [{}, {"size": "70", "method": "weights_16bit"}, {"size": "x"}])
 def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, params):
     url = calculator_url("es", **params)
-    before = queries_for(client, url)
+    before = page_queries(client, url)
     for n in range(40):
         GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
                            memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
-    after = queries_for(client, url)
+    after = page_queries(client, url)
     assert after == before
     assert before <= 6, before
 

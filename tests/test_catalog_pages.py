@@ -11,8 +11,6 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 from babel.dates import format_datetime
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import resolve, reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -24,6 +22,7 @@ from workloads.models import Workload
 
 from .dom import fetch, parse
 from .localized_numbers import numbers_in
+from .queries import page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = list(csv.DictReader(handle))
@@ -395,11 +394,6 @@ def test_gpus_link_to_their_page_in_every_language(db):
         code: url("catalog:gpu_detail", code, slug="h100-sxm") for code in LANGUAGES}
 
 
-def queries_for(client, address):
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(address).status_code == 200
-    return len(captured)
-
 
 @pytest.mark.parametrize("address", [
     url("catalog:gpu_list", "es"), url("catalog:gpu_list", "es", {"vendor": "Test", "sort": "price-per-gb"}),
@@ -409,13 +403,13 @@ def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, add
     # One GPU of the filtered vendor first, so the filtered page has rows before and after.
     GPU.objects.create(slug="test-gpu", vendor="Test", name="Test GPU", architecture="Test", memory_gb=Decimal(8),
                        price_usd_per_hour=Decimal("0.10"))
-    before = queries_for(client, address)
+    before = page_queries(client, address)
     training = Workload.objects.get(key="llm-training")
     for n in range(40):
         gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
                                  memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
         training.rows.create(gpu=gpu, order=100 + n)
-    assert queries_for(client, address) == before
+    assert page_queries(client, address) == before
     assert before <= 6, before
 
 

@@ -8,8 +8,6 @@ from fractions import Fraction
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -21,6 +19,7 @@ from workloads.models import Workload, WorkloadColumn
 
 from .dom import fetch, parse
 from .localized_numbers import SEPARATORS
+from .queries import page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV = {row["slug"]: row for row in csv.DictReader(handle)}
@@ -289,21 +288,16 @@ def test_chart_geometry_alone():
 # 4. Queries.
 
 
-def queries_for(client, url):
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(url).status_code == 200
-    return len(captured)
-
 
 @pytest.mark.parametrize("url", [
     compare_url("es"), compare_url("es", "h100-sxm", "a100-sxm", "h200"), compare_url("es", workload="llm-training"),
 ], ids=["form", "three-gpus", "workload"])
 def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, url):
-    before = queries_for(client, url)
+    before = page_queries(client, url)
     workload = Workload.objects.get(key="llm-training")
     for n in range(40):
         gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
                                  memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
         workload.rows.create(gpu=gpu, order=100 + n)
-    assert queries_for(client, url) == before
+    assert page_queries(client, url) == before
     assert before <= 8, before

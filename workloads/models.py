@@ -9,15 +9,9 @@ from catalog.models import GPU
 
 
 class WorkloadQuerySet(models.QuerySet):
-    def with_page_in(self, language):
-        """Workloads whose page is published in ``language``: published, with a slug and title there."""
-        return self.filter(is_published=True).exclude(
-            models.Q(**{f"slug_{language}__isnull": True}) | models.Q(**{f"slug_{language}": ""})
-            | models.Q(**{f"title_{language}__isnull": True}) | models.Q(**{f"title_{language}": ""})
-        )
-
     def named_in(self, language):
-        """Workloads with a title in ``language``, published or not (for cross-links)."""
+        """Workloads with a title in ``language``, published or not (for cross-links and the signup form's
+        choices); ``Workload.is_named_in`` is the same rule for an instance."""
         return self.exclude(
             models.Q(**{f"title_{language}__isnull": True}) | models.Q(**{f"title_{language}": ""})
         )
@@ -64,14 +58,16 @@ class Workload(models.Model):
         if errors:
             raise ValidationError(errors)
 
+    def is_named_in(self, language):
+        return bool(getattr(self, f"title_{language}", None))
+
+    def has_page_in(self, language):
+        """Its page is published in ``language``: published, with a slug and a title there."""
+        return self.is_published and bool(getattr(self, f"slug_{language}", None)) and self.is_named_in(language)
+
     def page_languages(self):
         """Languages this workload's page exists in, in the site's order."""
-        if not self.is_published:
-            return []
-        return [
-            code for code in language_codes()
-            if getattr(self, f"slug_{code}", None) and getattr(self, f"title_{code}", None)
-        ]
+        return [code for code in language_codes() if self.has_page_in(code)]
 
     def get_absolute_url(self, language=None):
         language = language or translation.get_language()

@@ -1,12 +1,11 @@
-from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404
+from django.shortcuts import render
 from django.utils import translation
 
 from core.page_cache import cached_page
 from core.pages import page_context
 
-from .models import CallToAction, Workload, WorkloadGPU
-from .tables import workload_table
+from .snapshot import workload_content
 
 
 def faq_page(workload):
@@ -24,14 +23,11 @@ def faq_page(workload):
 @cached_page
 def workload_detail(request, slug):
     language = translation.get_language()
-    workload = get_object_or_404(
-        Workload.objects.with_page_in(language).prefetch_related(
-            "columns", "sections", "faqs",
-            Prefetch("rows", queryset=WorkloadGPU.objects.select_related("gpu")),
-        ),
-        **{f"slug_{language}": slug},
-    )
-    paths = {code: workload.get_absolute_url(code) for code in workload.page_languages()}
+    content = workload_content()
+    workload = content.page(language, slug)
+    if workload is None:
+        raise Http404
+    paths = {code: content.path(workload, code) for code in workload.page_languages()}
     context = page_context(request, paths, title=workload.title, description=workload.summary or workload.intro,
                            structured_data=[faq_page(workload)])
     updated = [row.gpu.price_updated_at for row in workload.rows.all() if row.gpu.price_updated_at]
@@ -39,8 +35,9 @@ def workload_detail(request, slug):
         "prices_updated": max(updated) if updated else None,
         "workload": workload,
         "columns": list(workload.columns.all()),
-        "table_rows": workload_table(workload),
-        "other_workloads": Workload.objects.named_in(language).exclude(pk=workload.pk),
-        "calls_to_action": {cta.key: cta for cta in CallToAction.objects.all()},
+        "table_rows": content.table(workload, language),
+        "other_workloads": content.links(
+            [other for other in content.named_in(language) if other.pk != workload.pk], language),
+        "calls_to_action": content.calls_to_action,
     })
     return render(request, "workloads/workload_detail.html", context)

@@ -1,0 +1,91 @@
+"""The workload content every page shows some of, loaded once per content version in each process.
+
+Workloads (with their table columns, rows and GPUs, sections and FAQs) and the calls to action are a
+few hundred rows; the header links to the workloads, pages cross-link them, and the calls to action sit
+on most pages. Each app server process keeps one snapshot, tagged with the content version it was loaded
+under, and loads a new one when an editor's change has bumped the version (``core.content_version``,
+shared by every server through the cache). A page that is not in the page cache then renders from
+memory; the first page rendered after a change pays for the reload (6 queries).
+
+Model instances in the snapshot are shared by every request of the process: read them, never change them.
+Their translated fields read in whatever language is active, so one snapshot serves every language."""
+import threading
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from core.content_version import content_version
+
+from .models import CallToAction, Workload, WorkloadGPU
+from .tables import workload_table
+
+
+@dataclass
+class WorkloadContent:
+    version: int
+    workloads: list
+    calls_to_action: dict
+    _paths: dict = field(default_factory=dict)
+    _tables: dict = field(default_factory=dict)
+
+    def with_page_in(self, language):
+        """Workloads whose page is published in ``language``, in the site's order."""
+        return [workload for workload in self.workloads if workload.has_page_in(language)]
+
+    def named_in(self, language):
+        """Workloads with a title in ``language``, published or not (cross-links), in the site's order."""
+        return [workload for workload in self.workloads if workload.is_named_in(language)]
+
+    def page(self, language, slug):
+        """The workload whose page in ``language`` has the address ``slug``, or None."""
+        return next((workload for workload in self.with_page_in(language)
+                     if getattr(workload, f"slug_{language}") == slug), None)
+
+    def listing(self, gpu):
+        """Workloads whose table lists ``gpu``."""
+        return [workload for workload in self.workloads
+                if any(row.gpu_id == gpu.pk for row in workload.rows.all())]
+
+    def path(self, workload, language):
+        """``workload.get_absolute_url(language)``, worked out once per snapshot."""
+        key = (workload.pk, language)
+        if key not in self._paths:
+            self._paths[key] = workload.get_absolute_url(language)
+        return self._paths[key]
+
+    def table(self, workload, language):
+        """``workload_table(workload)`` in ``language`` (the active one), worked out once per snapshot."""
+        key = (workload.pk, language)
+        if key not in self._tables:
+            self._tables[key] = workload_table(workload)
+        return self._tables[key]
+
+    def links(self, workloads, language):
+        """(workload, path of its page in ``language`` or None) for a list of links."""
+        return [(workload, self.path(workload, language) if workload.has_page_in(language) else None)
+                for workload in workloads]
+
+
+def load(version):
+    workloads = list(Workload.objects.prefetch_related(
+        "columns", "sections", "faqs", Prefetch("rows", queryset=WorkloadGPU.objects.select_related("gpu")),
+    ))
+    calls_to_action = {cta.key: cta for cta in CallToAction.objects.all()}
+    return WorkloadContent(version=version, workloads=workloads, calls_to_action=calls_to_action)
+
+
+_current = None
+_loading = threading.Lock()
+
+
+def workload_content():
+    """The snapshot of the current content version, loaded now if this process has not got it yet."""
+    global _current
+    version = content_version()
+    snapshot = _current
+    if snapshot is None or snapshot.version != version:
+        with _loading:
+            snapshot = _current
+            if snapshot is None or snapshot.version != version:
+                snapshot = _current = load(version)
+    return snapshot
