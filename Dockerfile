@@ -1,8 +1,10 @@
-# syntax=docker/dockerfile:1
 # EverXCloud website, production image. Build: docker build -t everx-web .
 # Run: docker run -e SECRET_KEY=… -e DATABASE_URL=postgres://… -e ALLOWED_HOSTS=… -p 8000:8000 everx-web
 
-FROM python:3.11-slim-bookworm AS build
+# The base image; a mirror's copy can be given with --build-arg PYTHON_IMAGE=… (scripts/check-docker-image.sh).
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+FROM ${PYTHON_IMAGE} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1
 RUN apt-get update && apt-get install -y --no-install-recommends gettext && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
@@ -12,7 +14,7 @@ COPY . .
 # Interface translations and fingerprinted, compressed static files, made once at build time.
 RUN PY=.venv/bin/python scripts/build-production.sh && rm -f build-only.sqlite3
 
-FROM python:3.11-slim-bookworm AS runtime
+FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PORT=8000 HOST=0.0.0.0 \
     DJANGO_SETTINGS_MODULE=everx.settings.production PY=/app/.venv/bin/python
 RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin everx

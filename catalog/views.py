@@ -32,7 +32,7 @@ def query_paths(view_name, query_pairs):
     return with_query(urls_by_language(view_name), urlencode(query_pairs))
 
 
-@cached_page
+@cached_page(query=CatalogueForm.base_fields)
 def gpu_list(request):
     vendors = GPU.objects.order_by("vendor").values_list("vendor", flat=True).distinct()
     form = CatalogueForm(request.GET, vendors=vendors)
@@ -109,7 +109,7 @@ def compare_data(request, workloads, gpus):
     return data
 
 
-@cached_page
+@cached_page(query=CompareForm.base_fields)
 def compare(request):
     language = translation.get_language()
     gpus = list(GPU.objects.all())
@@ -149,7 +149,7 @@ def compare(request):
     return render(request, "catalog/compare.html", context)
 
 
-@cached_page
+@cached_page(query=CalculatorForm.base_fields)
 def calculator(request):
     presets = list(ModelPreset.objects.all())
     submitted = any(name in request.GET for name in CalculatorForm.base_fields)

@@ -9,6 +9,7 @@ bytes, so they are stable across nonces."""
 import gzip
 import hashlib
 from functools import wraps
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -21,8 +22,16 @@ from .content_version import content_version
 NONCE_PLACEHOLDER = b"\x00csp-nonce\x00"
 
 
-def page_cache_key(request, language=None):
-    path_hash = hashlib.sha256(request.get_full_path().encode()).hexdigest()
+def page_cache_key(request, language=None, query=()):
+    """The key of the page at this path in this language, under the current content version.
+
+    Only the query parameters named in ``query`` (those the page's content depends on) are part of it,
+    in the order given per name: a campaign's ``?utm_source=…`` or a made-up parameter is served the
+    page already cached, and cannot make the cache keep a copy per variant."""
+    pairs = sorted(((name, value) for name, values in request.GET.lists() if name in query for value in values),
+                   key=lambda pair: pair[0])
+    address = request.path + ("?" + urlencode(pairs) if pairs else "")
+    path_hash = hashlib.sha256(address.encode()).hexdigest()
     return f"page:{content_version()}:{language or get_language()}:{path_hash}"
 
 
@@ -91,14 +100,18 @@ def serve_entry(request, entry):
     return response
 
 
-def cached_page(view):
-    """Serve a public GET page from the page cache, render and store it on a miss; ETag and 304."""
+def cached_page(view=None, *, query=()):
+    """Serve a public GET page from the page cache, render and store it on a miss; ETag and 304.
+
+    ``query``: the names of the query parameters the page's content depends on (none by default)."""
+    if view is None:
+        return lambda view: cached_page(view, query=frozenset(query))
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        key = page_cache_key(request) if settings.PAGE_CACHE_ENABLED else None
+        key = page_cache_key(request, query=query) if settings.PAGE_CACHE_ENABLED else None
         entry = cache.get(key) if key else None
         if entry is None:
             response = view(request, *args, **kwargs)
@@ -116,16 +129,17 @@ def cached_page(view):
 
 class PageCacheMiddleware:
     """The fast path: a page already in the cache is served before sessions, locale, CSRF and the URL
-    resolver run, at close to the speed of a static file. Only paths with a language prefix: their
-    language is in the path, so the key is the one ``cached_page`` stored the page under. A miss goes
-    on to the view, where ``cached_page`` renders and stores it."""
+    resolver run, at close to the speed of a static file. Only paths with a language prefix and no query
+    string: their language is in the path, so the key is the one ``cached_page`` stored the page under
+    (with a query string, only the view knows which of its parameters count). A miss goes on to the
+    view, where ``cached_page`` serves or renders and stores it."""
 
     def __init__(self, get_response):
         self.get_response = get_response
         self.languages = {code for code, _name in settings.LANGUAGES}
 
     def __call__(self, request):
-        if settings.PAGE_CACHE_ENABLED and request.method in ("GET", "HEAD"):
+        if settings.PAGE_CACHE_ENABLED and request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING"):
             language = request.path_info.split("/", 2)[1]
             if language in self.languages:
                 entry = cache.get(page_cache_key(request, language))

@@ -9,6 +9,8 @@ from django.db import connection
 from django.http import HttpResponse
 from django.template import engines
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
 
 from catalog.models import GPU
 from core.page_cache import cached_page
@@ -18,6 +20,11 @@ from .deck import squash
 from .html import Page
 
 NONCE_IN_HEADER = re.compile(r"'nonce-([^']+)'")
+
+
+def reverse_in(language, view_name, **kwargs):
+    with translation.override(language):
+        return reverse(view_name, kwargs=kwargs or None)
 
 
 def training_url(language="es"):
@@ -109,3 +116,30 @@ def test_cached_pages_are_served_gzip_compressed_to_clients_that_accept_it(clien
     assert "Accept-Encoding" in compressed["Vary"]
     again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=compressed["ETag"])
     assert again.status_code == 304
+
+
+def test_query_parameters_a_page_does_not_read_are_served_the_cached_page(client, launch_content):
+    # A GPU's page (a render of it makes queries, so none means it came from the cache).
+    url = reverse_in("es", "catalog:gpu_detail", slug="h100-sxm")
+    first = client.get(url)
+    for query in ("?utm_source=newsletter&utm_campaign=launch", "?cache-buster=83121", "?gpu=h100-sxm"):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url + query)
+        assert len(queries) == 0, query
+        assert response.content == first.content and response["ETag"] == first["ETag"]
+
+
+def test_a_pages_own_query_parameters_each_get_their_page(client, launch_content):
+    catalogue = reverse_in("es", "catalog:gpu_list")
+    nvidia = client.get(catalogue + "?vendor=NVIDIA")
+    amd = client.get(catalogue + "?vendor=AMD")
+    assert nvidia.content != amd.content
+    with CaptureQueriesContext(connection) as queries:
+        tagged = client.get(catalogue + "?utm_source=ad&vendor=NVIDIA")
+    assert len(queries) == 0 and tagged.content == nvidia.content
+    # The order of a repeated parameter's values is kept; the order of different names does not count.
+    compare = reverse_in("es", "catalog:compare")
+    one = client.get(compare + "?gpu=h100-sxm&gpu=a100-sxm&workload=llm-training")
+    with CaptureQueriesContext(connection) as queries:
+        same = client.get(compare + "?workload=llm-training&gpu=h100-sxm&gpu=a100-sxm")
+    assert len(queries) == 0 and same.content == one.content
