@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from babel import Locale
 from babel.dates import format_datetime
-from babel.numbers import format_currency, format_decimal, format_percent
+from babel.numbers import format_currency, format_percent, parse_pattern
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
@@ -33,6 +33,12 @@ def parsed_locale(name):
     return Locale.parse(name)
 
 
+@lru_cache(maxsize=None)
+def number_pattern(pattern):
+    """A parsed CLDR number pattern: Babel's format functions parse theirs on every call."""
+    return parse_pattern(pattern)
+
+
 def format_number(value, places=None):
     """A number in the active language's digits, at most three decimals (or exactly ``places``):
     6000 (es), 6.000 (pt, de), 6,000 (en)."""
@@ -43,10 +49,10 @@ def format_number(value, places=None):
     locale = babel_locale(language)
     grouped = abs(value) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
     if places is not None:
-        return format_decimal(value, format=("#,##0." if grouped else "0.") + "0" * places, locale=locale)
+        return number_pattern(("#,##0." if grouped else "0.") + "0" * places).apply(value, locale)
     if not grouped:
-        return format_decimal(value, format="0.###", locale=locale)
-    return format_decimal(value, locale=locale)
+        return number_pattern("0.###").apply(value, locale)
+    return locale.decimal_formats[None].apply(value, locale)
 
 
 def format_quantity(value, unit):
@@ -66,10 +72,10 @@ def format_usd(amount, places=2):
     language = (get_language() or "en").split("-")[0]
     locale = babel_locale(language)
     # The locale's currency pattern with ``places`` decimals: "#,##0.00 ¤" becomes "#,##0.0000 ¤".
-    pattern = Locale.parse(locale).currency_formats["standard"].pattern.replace(".00", "." + "0" * places)
+    pattern = locale.currency_formats["standard"].pattern.replace(".00", "." + "0" * places)
     grouped = abs(amount) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
-    return format_currency(amount, "USD", format=pattern, locale=locale, currency_digits=False,
-                           group_separator=grouped)
+    return number_pattern(pattern).apply(amount, locale, currency="USD", currency_digits=False,
+                                         group_separator=grouped)
 
 
 def format_share(share):
