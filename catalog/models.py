@@ -1,9 +1,10 @@
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
-from django.urls import reverse
+from django.urls import NoReverseMatch, resolve, reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -71,6 +72,22 @@ class GPU(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        """The GPU's page must be reachable: in no language may its address be another page's."""
+        if not self.slug:
+            return
+        for language in self.page_languages():
+            with translation.override(language):
+                try:
+                    taken = resolve(self.get_absolute_url(language)).view_name != "catalog:gpu_detail"
+                except NoReverseMatch:  # not a slug: the field's own validation says so
+                    return
+                if taken:
+                    raise ValidationError({"slug": _(
+                        "This slug would make the GPU's page the address of another page in %(language)s; "
+                        "choose another."
+                    ) % {"language": settings.LANGUAGE_NATIVE_NAMES[language]}})
 
     def page_languages(self):
         """A GPU's page exists in every language: its words are interface strings or fall back to English."""

@@ -3,6 +3,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
@@ -91,3 +92,36 @@ def test_admin_translation_tabs_load_jquery_ui_from_this_site(admin_client_logge
     for language in ("es", "pt", "de", "en"):
         assert f'name="title_{language}"' in body
     assert admin_client_logged_in.get("/static/vendor/jquery-ui-1.13.3/jquery-ui.min.js").status_code == 200
+
+
+def path_segments(view_name, language):
+    with translation.override(language):
+        return [segment for segment in reverse(view_name).split("/") if segment]
+
+
+@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+def test_a_gpu_slug_that_is_another_pages_address_is_refused(admin_client_logged_in, launch_content, language):
+    # /<language>/gpus/<slug>/ would be the comparison page's address: the GPU's page could not be reached.
+    taken = path_segments("catalog:compare", language)[-1]
+    h100 = GPU.objects.get(slug="h100-sxm")
+    data = change_form_data(h100)
+    data["slug"] = taken
+    response = admin_client_logged_in.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
+    assert response.status_code == 200
+    assert "errornote" in response.content.decode()
+    h100.refresh_from_db()
+    assert h100.slug == "h100-sxm"
+
+
+def test_a_workload_slug_that_is_another_pages_address_is_refused_in_that_language(launch_content):
+    workload = Workload.objects.get(key="fine-tuning")
+    workload.slug_de = path_segments("catalog:gpu_list", "de")[-1]
+    workload.slug_pt = path_segments("signups:signup", "pt")[-1]
+    with pytest.raises(ValidationError) as refused:
+        workload.full_clean()
+    assert set(refused.value.message_dict) == {"slug_de", "slug_pt"}
+    # A word is only taken in the language whose page has it: the Portuguese signup's is free in German.
+    workload.refresh_from_db()
+    assert path_segments("signups:signup", "pt")[-1] != path_segments("signups:signup", "de")[-1]
+    workload.slug_de = path_segments("signups:signup", "pt")[-1]
+    workload.full_clean()

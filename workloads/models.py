@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.urls import reverse
+from django.urls import NoReverseMatch, resolve, reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -49,12 +49,21 @@ class Workload(models.Model):
         return self.title or self.key
 
     def clean(self):
-        """Each language's slug is unique among workloads, so every page has one address."""
+        """Each language's slug is unique among workloads and is not another page's address, so every
+        page has one address and can be reached at it."""
         errors = {}
         for code in language_codes():
             slug = getattr(self, f"slug_{code}", None)
             if slug and Workload.objects.exclude(pk=self.pk).filter(**{f"slug_{code}": slug}).exists():
                 errors[f"slug_{code}"] = _("Another workload already uses this address in this language.")
+            elif slug:
+                with translation.override(code):
+                    try:
+                        taken = resolve(reverse("workload", kwargs={"slug": slug})).view_name != "workload"
+                    except NoReverseMatch:  # not a slug: the field's own validation says so
+                        taken = False
+                if taken:
+                    errors[f"slug_{code}"] = _("Another page of the site has this address in this language.")
         if errors:
             raise ValidationError(errors)
 
