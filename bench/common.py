@@ -24,11 +24,15 @@ def wrk(url, seconds=8, connections=16, threads=2):
     """Requests per second and latency percentiles from one wrk run."""
     if shutil.which("wrk") is None:
         subprocess.run([str(PROJECT_DIR / "scripts" / "apt-install.sh"), "wrk"], check=True)
+    # A 30 s timeout: a slow page (the catalogue of 1,000 GPUs) is counted, not dropped as a socket error.
     output = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "--latency", url],
         capture_output=True, text=True, check=True,
     ).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    if socket_errors and any(int(count) for count in socket_errors.groups()):
+        print(f"wrk {url}: {socket_errors.group(0)}")
     p99 = re.search(r"99%\s+([\d.]+\w+)", output).group(1)
     return {"rps": rate, "p99": p99, "non_2xx": int(errors.group(1)) if errors else 0}
