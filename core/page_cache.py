@@ -18,8 +18,10 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from .content_version import content_version
+from .errors import method_not_allowed
 
 NONCE_PLACEHOLDER = b"\x00csp-nonce\x00"
+ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
 def page_cache_key(request, language=None, query=()):
@@ -101,7 +103,8 @@ def serve_entry(request, entry):
 
 
 def cached_page(view=None, *, query=()):
-    """Serve a public GET page from the page cache, render and store it on a miss; ETag and 304.
+    """Serve a public GET page from the page cache, render and store it on a miss; ETag and 304. A page
+    answers GET and HEAD (and OPTIONS, with what it allows); any other method gets the localized 405.
 
     ``query``: the names of the query parameters the page's content depends on (none by default)."""
     if view is None:
@@ -109,8 +112,12 @@ def cached_page(view=None, *, query=()):
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if request.method not in ("GET", "HEAD"):
-            return view(request, *args, **kwargs)
+        if request.method == "OPTIONS":
+            response = HttpResponse()
+            response["Allow"] = ", ".join(ALLOWED_METHODS)
+            return response
+        if request.method not in ALLOWED_METHODS:
+            return method_not_allowed(request, ALLOWED_METHODS)
         key = page_cache_key(request, query=query) if settings.PAGE_CACHE_ENABLED else None
         entry = cache.get(key) if key else None
         if entry is None:

@@ -27,5 +27,5 @@ urlpatterns += i18n_patterns(
 )
 
 handler404 = "core.views.page_not_found"
-handler400 = "signups.errors.bad_request"
-handler403 = "signups.errors.permission_denied"
+handler400 = "core.errors.bad_request"
+handler403 = "core.errors.permission_denied"

@@ -2,7 +2,7 @@ import logging
 
 from django.db import InterfaceError, OperationalError
 
-from .errors import service_unavailable
+from core.errors import service_unavailable
 
 logger = logging.getLogger(__name__)
 

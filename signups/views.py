@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
+from core.errors import allow_methods, message_page, too_many_requests
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language
 
 from . import confirmation, providers, rate_limit, waitlist
-from .errors import allow_methods, message_page, too_many_requests
 from .forms import ProviderApplicationForm, RenterSignupForm
 from .legal_text import first_paragraph
 from .models import LegalPage
@@ -135,7 +135,6 @@ def unsubscribe(request, key):
 
 
 @cached_page
-@allow_methods("GET", "HEAD")
 def legal_page(request, key):
     page = get_object_or_404(LegalPage, key=key)
     context = page_context(request, urls_by_language(page.url_name), title=page.title,

@@ -4,6 +4,7 @@ import gzip
 import re
 from decimal import Decimal
 
+import pytest
 from csp.middleware import CSPMiddleware
 from django.db import connection
 from django.http import HttpResponse
@@ -11,6 +12,7 @@ from django.template import engines
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 from catalog.models import GPU
 from core.page_cache import cached_page
@@ -18,6 +20,7 @@ from workloads.models import Workload
 
 from .deck import squash
 from .html import Page
+from .test_security_headers import assert_security_headers
 
 NONCE_IN_HEADER = re.compile(r"'nonce-([^']+)'")
 
@@ -143,3 +146,29 @@ def test_a_pages_own_query_parameters_each_get_their_page(client, launch_content
     with CaptureQueriesContext(connection) as queries:
         same = client.get(compare + "?workload=llm-training&gpu=h100-sxm&gpu=a100-sxm")
     assert len(queries) == 0 and same.content == one.content
+
+
+PUBLIC_PAGES = [("workload", {"slug": "gpu-entrenamiento-llm"}), ("home", {}), ("catalog:gpu_list", {}),
+                ("catalog:gpu_detail", {"slug": "h100-sxm"}), ("signups:privacy", {})]
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete", "trace"])
+@pytest.mark.parametrize("view_name, kwargs", PUBLIC_PAGES)
+def test_a_public_page_refuses_other_methods_with_a_localized_405(client, launch_content, method, view_name,
+                                                                  kwargs):
+    response = getattr(client, method)(reverse_in("es", view_name, **kwargs))
+    assert response.status_code == 405
+    assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    page = Page(response.content.decode())
+    assert page.lang == "es"
+    with translation.override("es"):
+        assert page.h1 == [gettext("This page cannot do that")]
+    assert_security_headers(response)
+
+
+@pytest.mark.parametrize("view_name, kwargs", PUBLIC_PAGES)
+def test_options_says_what_a_public_page_allows_and_sends_no_page(client, launch_content, view_name, kwargs):
+    response = client.options(reverse_in("es", view_name, **kwargs))
+    assert response.status_code == 200
+    assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    assert response.content == b""

@@ -210,4 +210,4 @@ OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
 # counted in the shared cache.
 SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
 SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
-CSRF_FAILURE_VIEW = "signups.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "core.errors.csrf_failure"

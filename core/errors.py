@@ -20,7 +20,7 @@ def message_context(heading, paragraphs, link=None):
 def message_page(request, heading, paragraphs, *, status=200, link=None):
     """A page with a heading, a few paragraphs and an optional {"url", "label"} link."""
     context = message_context(heading, paragraphs, link)
-    response = render(request, "signups/message.html", context, status=status)
+    response = render(request, "core/message.html", context, status=status)
     add_never_cache_headers(response)
     return response
 
@@ -76,7 +76,7 @@ def too_many_requests(request, retry_after):
 
 def service_unavailable():
     """Rendered without the request, so without context processors: nothing here touches the database."""
-    body = render_to_string("signups/message.html", message_context(_("Temporarily unavailable"), [
+    body = render_to_string("core/message.html", message_context(_("Temporarily unavailable"), [
         _("We could not save or load your data just now, so nothing was recorded. "
           "Please try again in a minute."),
     ]))
