@@ -19,21 +19,39 @@ CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usa
                 "--mute-audio --disable-features=Translate,OptimizationHints,MediaRouter")
 
 
+class LighthouseRuntimeError(Exception):
+    """Lighthouse could not measure the page (e.g. NO_NAVSTART: its own trace recording failed) and asks
+    to be run again: a failure of the tool's run, not a score of the page."""
+
+
 def lighthouse(url, output):
-    subprocess.run(
+    result = subprocess.run(
         [str(NODE_MODULES / ".bin" / "lighthouse"), url, "--quiet", "--output=json", f"--output-path={output}",
          f"--chrome-flags={CHROME_FLAGS}", "--only-categories=performance,accessibility,best-practices,seo"],
-        env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"}, check=True, timeout=180,
+        env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"}, timeout=180, stderr=subprocess.PIPE, text=True,
     )
+    if result.returncode != 0:
+        if "Runtime error encountered" in result.stderr:
+            raise LighthouseRuntimeError(result.stderr.strip())
+        raise subprocess.CalledProcessError(result.returncode, result.args, stderr=result.stderr)
     return json.loads(output.read_text())
 
 
-def best_of(runs, url, output_dir, name):
+def best_of(runs, url, output_dir, name, runtime_errors_allowed=2):
     """Lighthouse's performance score varies from run to run on a shared machine (its own guidance is to
-    run it several times): keep each category's best of up to ``runs`` runs, stopping at all 100."""
-    best, failing = {}, []
-    for run in range(runs):
-        report = lighthouse(url, output_dir / f"{name}-{run}.json")
+    run it several times): keep each category's best of up to ``runs`` runs, stopping at all 100. A run
+    that Lighthouse itself aborts with a runtime error is retried, at most ``runtime_errors_allowed`` times."""
+    best, failing, runtime_errors = {}, [], []
+    run = 0
+    while run < runs:
+        try:
+            report = lighthouse(url, output_dir / f"{name}-{run}-{len(runtime_errors)}.json")
+        except LighthouseRuntimeError as error:
+            runtime_errors.append(str(error))
+            if len(runtime_errors) > runtime_errors_allowed:
+                raise
+            continue
+        run += 1
         for key, category in report["categories"].items():
             best[key] = max(best.get(key, 0), category["score"])
         failing = [
