@@ -1,7 +1,10 @@
 """Counting a page's queries."""
+from decimal import Decimal
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from catalog.models import GPU
 from workloads.snapshot import workload_content
 
 
@@ -12,3 +15,13 @@ def page_queries(client, url):
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200
     return len(captured)
+
+
+def add_test_gpus(count, listed_in=None):
+    """``count`` more GPUs (vendor "Test"), each also a row of the workload ``listed_in`` when given: the
+    number of GPUs a page shows grows, its queries must not."""
+    for n in range(count):
+        gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
+                                 memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
+        if listed_in is not None:
+            listed_in.rows.create(gpu=gpu, order=100 + n)

@@ -14,12 +14,12 @@ from django.utils.translation import gettext
 from catalog import sizing
 from catalog.forms import METHOD_NAMES
 from catalog.loading import GPUS_CSV, load_model_presets
-from catalog.models import GPU, ModelPreset
+from catalog.models import ModelPreset
 
 from .deck import deck_pages, squash
 from .dom import parse
 from .localized_numbers import numbers_in
-from .queries import page_queries
+from .queries import add_test_gpus, page_queries
 
 BYTES = {
     "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
@@ -294,9 +294,7 @@ def test_without_presets_a_custom_shape_is_asked_for(client, launch_content):
 def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, params):
     url = calculator_url("es", **params)
     before = page_queries(client, url)
-    for n in range(40):
-        GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
-                           memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
+    add_test_gpus(40)
     after = page_queries(client, url)
     assert after == before
     assert before <= 6, before

@@ -22,7 +22,7 @@ from workloads.models import Workload
 
 from .dom import fetch, parse
 from .localized_numbers import numbers_in
-from .queries import page_queries
+from .queries import add_test_gpus, page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = list(csv.DictReader(handle))
@@ -404,11 +404,7 @@ def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, add
     GPU.objects.create(slug="test-gpu", vendor="Test", name="Test GPU", architecture="Test", memory_gb=Decimal(8),
                        price_usd_per_hour=Decimal("0.10"))
     before = page_queries(client, address)
-    training = Workload.objects.get(key="llm-training")
-    for n in range(40):
-        gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
-                                 memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
-        training.rows.create(gpu=gpu, order=100 + n)
+    add_test_gpus(40, listed_in=Workload.objects.get(key="llm-training"))
     assert page_queries(client, address) == before
     assert before <= 6, before
 

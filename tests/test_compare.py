@@ -14,12 +14,11 @@ from django.utils.translation import gettext
 
 from catalog import charts
 from catalog.loading import GPUS_CSV
-from catalog.models import GPU
 from workloads.models import Workload, WorkloadColumn
 
 from .dom import fetch, parse
 from .localized_numbers import SEPARATORS
-from .queries import page_queries
+from .queries import add_test_gpus, page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV = {row["slug"]: row for row in csv.DictReader(handle)}
@@ -294,10 +293,6 @@ def test_chart_geometry_alone():
 ], ids=["form", "three-gpus", "workload"])
 def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, url):
     before = page_queries(client, url)
-    workload = Workload.objects.get(key="llm-training")
-    for n in range(40):
-        gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
-                                 memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
-        workload.rows.create(gpu=gpu, order=100 + n)
+    add_test_gpus(40, listed_in=Workload.objects.get(key="llm-training"))
     assert page_queries(client, url) == before
     assert before <= 8, before

@@ -1,11 +1,11 @@
 """Queries per workload page do not grow with the number of GPUs in its table."""
-from decimal import Decimal
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalog.models import GPU
-from workloads.models import Workload, WorkloadGPU
+from workloads.models import Workload
+
+from .queries import add_test_gpus
 
 
 def queries_for(client, url):
@@ -19,10 +19,7 @@ def test_queries_per_workload_page_are_constant(client, launch_content):
     url = workload.get_absolute_url("es")
     before = queries_for(client, url)
     rows = workload.rows.count()
-    for n in range(40):
-        gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
-                                 memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
-        WorkloadGPU.objects.create(workload=workload, gpu=gpu, order=100 + n)
+    add_test_gpus(40, listed_in=workload)
     assert workload.rows.count() == rows + 40
     after = queries_for(client, url)
     assert after == before
