@@ -1,6 +1,9 @@
 """A small HTML reader for tests: visible text, tables, headings, links and the page language."""
 import html.parser
 
+from django.utils import translation
+from django.utils.translation import gettext
+
 
 class Page(html.parser.HTMLParser):
     SKIP = {"script", "style", "template", "noscript", "head"}
@@ -57,3 +60,13 @@ class Page(html.parser.HTMLParser):
 
     def table_cells(self, index=0):
         return [["".join(cell).strip() for cell in row] for row in self.tables[index]]
+
+
+def assert_page_heading(response, language, heading):
+    """The response is a page in ``language`` whose one heading is ``heading`` (an interface string)
+    translated into it; returns the page."""
+    page = Page(response.content.decode())
+    assert page.lang == language
+    with translation.override(language):
+        assert page.h1 == [gettext(heading)]
+    return page

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from signups.models import OutboxEmail, Signup
 from workloads.models import Workload
 
-from .html import Page
+from .html import Page, assert_page_heading
 from .signup_helpers import confirmation_path, signup_data, unsubscribe_path, url_in
 
 LANGUAGES = ["es", "pt", "de", "en"]
@@ -94,10 +94,7 @@ def test_the_link_from_the_mail_confirms_once(client, post_signup, launch_conten
     path = confirmation_path(mail.outbox[0].body)
     response = client.get(path)
     assert response.status_code == 200
-    page = Page(response.content.decode())
-    assert page.lang == "pt"
-    with translation.override("pt"):
-        assert page.h1 == [gettext("Your signup is confirmed")]
+    assert_page_heading(response, "pt", "Your signup is confirmed")
     signup = Signup.objects.get()
     assert signup.confirmed_at is not None and signup.is_subscribed
     assert signup.confirmation_token_hash is None
@@ -260,10 +257,8 @@ def test_a_filled_honeypot_gets_the_thank_you_page_and_stores_nothing(post_signu
 
 def test_the_thank_you_page_is_in_the_visitors_language(client, launch_content):
     response = client.get(url_in("de", "signups:signup_thanks"))
-    page = Page(response.content.decode())
-    assert response.status_code == 200 and page.lang == "de"
-    with translation.override("de"):
-        assert page.h1 == [gettext("Check your inbox")]
+    assert response.status_code == 200
+    assert_page_heading(response, "de", "Check your inbox")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -6,12 +6,10 @@ import pytest
 from django.core import mail
 from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.utils import CursorWrapper
-from django.utils import translation
-from django.utils.translation import gettext
 
 from signups.models import OutboxEmail, Signup
 
-from .html import Page
+from .html import assert_page_heading
 from .signup_helpers import signup_data, url_in
 
 
@@ -26,10 +24,7 @@ def assert_unavailable_page(response, language):
     assert int(response["Retry-After"]) > 0
     assert "no-store" in response["Cache-Control"]
     assert not response.has_header("Location")
-    page = Page(response.content.decode())
-    assert page.lang == language
-    with translation.override(language):
-        assert page.h1 == [gettext("Temporarily unavailable")]
+    assert_page_heading(response, language, "Temporarily unavailable")
 
 
 @pytest.mark.parametrize("error", [OperationalError, InterfaceError])
