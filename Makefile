@@ -6,8 +6,8 @@ PORT ?= 8000
 
 .PHONY: run test serve bench-pages bench-import bench-signups install install-test messages db-ready lock
 
-# The outbox worker (manage.py send_outbox: mail the server could not send at once) runs beside the
-# development server and is stopped with it.
+# The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
+# server and is stopped with it.
 run: install messages db-ready
 	$(PY) manage.py send_outbox --loop & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
@@ -20,12 +20,17 @@ test: install-test messages
 
 # The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
 # secret is made once in .secret_key; HTTPS is expected from a proxy, or give TLS_CERTFILE/TLS_KEYFILE.
+# SITE_URL (the origin of absolute URLs) defaults to this server's own address. The mail worker (the only
+# sender of mail) runs beside gunicorn and is stopped with it.
 serve: install messages
 	@test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
 	  scripts/build-production.sh
-	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
-	  HOST=127.0.0.1 PORT=$(PORT) SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} scripts/start-production.sh
+	export SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
+	  SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)}; \
+	scripts/start-production.sh outbox & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	HOST=127.0.0.1 PORT=$(PORT) SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} scripts/start-production.sh
 
 # Benchmarks (bench/README.md): each starts its own throwaway PostgreSQL and gunicorn, and prints figures.
 bench-pages: install-test messages
@@ -62,9 +67,10 @@ messages:
 	@command -v msgfmt >/dev/null || scripts/apt-install.sh gettext
 	$(PY) manage.py compilemessages --ignore=$(VENV) -v0
 
-# The embedded SQLite database (or DATABASE_URL), migrated, with the launch content loaded.
+# The embedded SQLite database (or DATABASE_URL), migrated, with the cache table and the launch content.
 db-ready:
 	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py createcachetable
 	$(PY) manage.py load_launch_content
 
 # Regenerate the lock files after changing pyproject.toml (needs uv: pip install uv).

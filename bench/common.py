@@ -15,9 +15,14 @@ def django_setup(settings_module="everx.settings.production"):
     os.environ.setdefault("SECRET_KEY", "benchmark-secret-key-long-enough-for-the-production-settings-0123456789")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
     os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+    os.environ.setdefault("SITE_URL", "https://www.everx.example")
     import django
 
     django.setup()
+    from django.core.management import call_command
+
+    # The production settings' shared cache without REDIS_URL: a table in the throwaway database.
+    call_command("createcachetable", verbosity=0)
 
 
 def wrk(url, seconds=8, connections=16, threads=2):

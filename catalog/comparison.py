@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from core.formatting import format_number, format_quantity, format_share, format_usd, not_published
 from workloads.models import WorkloadColumn
-from workloads.tables import cell_text
+from workloads.tables import cell_text, cell_value
 
 from . import sizing
 from .charts import bar_chart
@@ -79,19 +79,6 @@ def spec_rows(gpus):
     return rows
 
 
-def fit_value(column, gpu):
-    """The number behind a sizing column's cell, to rank GPUs by; None when it is not published."""
-    if column.kind == Kind.MODEL_FIT:
-        return sizing.largest_model_params(gpu.memory_gb, column.gpu_count, column.method)
-    if column.kind == Kind.DECODE_CEILING:
-        if gpu.bandwidth_gbs is None:
-            return None
-        return sizing.decode_tokens_per_second_ceiling(gpu.bandwidth_gbs, column.model_billion_params, column.method)
-    if column.kind == Kind.USABLE_MEMORY:
-        return sizing.usable_memory_gb(gpu.memory_gb, column.gpu_count)
-    raise ValueError(f"not a sizing column: {column.kind!r}")
-
-
 def fit_label(method, gpu_count):
     return ngettext("%(method)s, %(count)s GPU", "%(method)s, %(count)s GPUs", gpu_count) % {
         "method": capfirst(WorkloadColumn.Method(method).label), "count": gpu_count,
@@ -110,7 +97,7 @@ def fit_rows(gpus, workload_columns=()):
         for method, count in defaults if (method, count) not in shown
     ]
     return [
-        comparison_row(label, [cell_text(column, gpu) for gpu in gpus], [fit_value(column, gpu) for gpu in gpus])
+        comparison_row(label, [cell_text(column, gpu) for gpu in gpus], [cell_value(column, gpu) for gpu in gpus])
         for label, column in columns
     ]
 

@@ -1,3 +1,4 @@
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -5,8 +6,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.urls import NoReverseMatch, resolve, reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+
+# A price's time (the admin's and the price import's rule): not before this, and not more than a clock
+# difference ahead of ours.
+EARLIEST_PRICE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+CLOCK_DIFFERENCE_ALLOWED = timedelta(minutes=5)
 
 
 class GPU(models.Model):
@@ -60,7 +66,10 @@ class GPU(models.Model):
     year = models.PositiveSmallIntegerField(_("year"), null=True, blank=True)
     price_usd_per_hour = models.DecimalField(
         _("price"), max_digits=8, decimal_places=2, null=True, blank=True,
-        validators=[MinValueValidator(0, message=_("A price cannot be negative."))],
+        # "No live offer" is an empty price, never 0, which would publish "$0.00".
+        validators=[MinValueValidator(
+            Decimal("0.01"), message=_("A price must be more than 0. Leave it empty when no offer is live."),
+        )],
         help_text=_("Best live offer in USD per GPU-hour, before tax. Empty when no offer is live."),
     )
     price_updated_at = models.DateTimeField(_("price updated"), null=True, blank=True)
@@ -74,7 +83,9 @@ class GPU(models.Model):
         return self.name
 
     def clean(self):
-        """The GPU's page must be reachable: in no language may its address be another page's."""
+        """The price's time is plausible; the GPU's page must be reachable: in no language may its address
+        be another page's."""
+        self.clean_price_time()
         if not self.slug:
             return
         for language in self.page_languages():
@@ -88,6 +99,13 @@ class GPU(models.Model):
                         "This slug would make the GPU's page the address of another page in %(language)s; "
                         "choose another."
                     ) % {"language": settings.LANGUAGE_NATIVE_NAMES[language]}})
+
+    def clean_price_time(self):
+        """A price time ahead of now would also make every newer price from the feed look older (kept out)."""
+        moment = self.price_updated_at
+        if moment and not EARLIEST_PRICE_TIME <= moment <= timezone.now() + CLOCK_DIFFERENCE_ALLOWED:
+            message = _("A price’s time must lie between %(earliest)s and now.")
+            raise ValidationError({"price_updated_at": message % {"earliest": EARLIEST_PRICE_TIME.date().isoformat()}})
 
     def page_languages(self):
         """A GPU's page exists in every language: its words are interface strings or fall back to English."""

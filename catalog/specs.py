@@ -19,6 +19,10 @@ SPEC_UNITS = {
     "interconnect_gbs": "GB/s",
 }
 
+# Specs whose value is a quantity a chart can plot against the price; the others are names, the year and
+# the price itself.
+PLOTTABLE_SPECS = frozenset(SPEC_UNITS) | {"rt_cores"}
+
 
 def spec_text(gpu, spec):
     """The value of ``spec`` for ``gpu`` as a page shows it; "not published" when the vendor has not."""

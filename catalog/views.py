@@ -21,6 +21,7 @@ from .calculator import configurations
 from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
 from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
 from .forms import METHOD_NAMES, CalculatorForm, CatalogueForm, CompareForm, method_label
+from .gpu_ranking import gpu_ranking
 from .models import GPU, ModelPreset
 from .specs import GPU_PAGE_SPECS, spec_label, spec_text
 from .structured_data import gpu_product
@@ -94,6 +95,7 @@ def gpu_detail(request, slug):
         },
         "workload_fits": workload_fits(gpu, language),
         "alternatives": alternatives,
+        "ranking_chart": gpu_ranking(gpu, gpus),
         "compare_query": urlencode([("gpu", slug) for slug in compare_slugs]) if len(compare_slugs) > 1 else "",
     })
     return render(request, "catalog/gpu_detail.html", context)
@@ -170,10 +172,12 @@ def calculator(request):
     })
     if form.is_valid():
         requirement = form.requirement()
-        context.update({
+        context["result"] = {
             "requirement": requirement,
             "method_name": METHOD_NAMES[requirement.method],
             "configurations": configurations(list(GPU.objects.all()), requirement.total_gb),
             "bytes_per_parameter": sizing.bytes_per_parameter(requirement.method),
-        })
+            "largest_gpu_count": context["largest_gpu_count"],
+            "kv_bytes": context["kv_bytes"],
+        }
     return render(request, "catalog/calculator.html", context)

@@ -1,10 +1,15 @@
 """Error pages in the visitor's language (the language prefix is active by the time they render): bad
-request, forbidden, CSRF failure, wrong method, too many requests, and the database being unavailable."""
+request, forbidden, CSRF failure, wrong method, too many requests, the database being unavailable, and
+the server's own error."""
 from functools import wraps
 
-from django.http import HttpResponse
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
@@ -62,6 +67,8 @@ def allow_methods(*methods):
             if request.method not in methods:
                 return method_not_allowed(request, methods)
             return view(request, *args, **kwargs)
+        # Any other method is refused before the CSRF check (core.middleware.AllowedMethodsMiddleware).
+        wrapper.allowed_methods = methods
         return wrapper
     return decorator
 
@@ -82,5 +89,27 @@ def service_unavailable():
     ]))
     response = HttpResponse(body, status=503)
     response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    add_never_cache_headers(response)
+    return response
+
+
+def server_error(request):
+    """The 500 page: a page of its own, not the base template, so it renders whatever failed (the
+    database, the content, a template). Its language is the one in the path, as the page's would be."""
+    language = translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+    with translation.override(language):
+        try:
+            stylesheet_url = static("css/site.css")
+        except ValueError:  # no manifest entry: the page goes without the stylesheet
+            stylesheet_url = None
+        body = render_to_string("core/server_error.html", {
+            "language": language,
+            "heading": _("Something went wrong"),
+            "explanation": _("This page could not be shown because of an error on our side. "
+                             "Please try again in a few minutes."),
+            "home_url": reverse("home"),
+            "stylesheet_url": stylesheet_url,
+        })
+    response = HttpResponseServerError(body)
     add_never_cache_headers(response)
     return response

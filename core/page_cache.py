@@ -5,23 +5,89 @@ gzip-compressed. Designed together with the Content Security Policy: public page
 inline script needs one), so their bytes are the same for every visitor. A page that does use the
 response's nonce is stored with a placeholder instead, and every response, cached or not, gets a fresh
 nonce in its body and its header (such a page is stored uncompressed). ETags come from the stored
-bytes, so they are stable across nonces."""
+bytes, so they are stable across nonces.
+
+Two tiers: the shared cache (Redis, or the database) holds every page for every process, and each process
+keeps the pages it served lately in memory under the same keys. The key carries the content version,
+which a process re-reads at most once a second (``core.content_version``), so a page served from memory
+costs no round trip and is still replaced within a second of an editor's change. With the shared cache
+unavailable, pages are rendered from the database and served uncached."""
 import gzip
 import hashlib
+import threading
+from collections import OrderedDict
 from functools import wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from .content_version import content_version
 from .errors import method_not_allowed
+from .shared_cache import CacheUnavailable, shared_cache
 
 NONCE_PLACEHOLDER = b"\x00csp-nonce\x00"
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+class RecentPages:
+    """The pages this process served lately, least recently used dropped first beyond ``max_bytes``.
+    Entries of an earlier content version are never asked for again and age out the same way."""
+
+    def __init__(self, max_bytes):
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.entries = OrderedDict()
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def entry_size(entry):
+        return len(entry["body"]) + len(entry["gzip_body"] or b"")
+
+    def get(self, key):
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is not None:
+                self.entries.move_to_end(key)
+            return entry
+
+    def put(self, key, entry):
+        with self.lock:
+            previous = self.entries.pop(key, None)
+            if previous is not None:
+                self.size -= self.entry_size(previous)
+            self.entries[key] = entry
+            self.size += self.entry_size(entry)
+            while self.size > self.max_bytes and self.entries:
+                _key, dropped = self.entries.popitem(last=False)
+                self.size -= self.entry_size(dropped)
+
+
+recent_pages = RecentPages(max_bytes=settings.PAGE_MEMORY_CACHE_BYTES)
+
+
+def cached_entry(key):
+    """The stored page under ``key``: from this process's memory, else from the shared cache (None when
+    neither has it, or the shared cache is unavailable)."""
+    entry = recent_pages.get(key)
+    if entry is None:
+        try:
+            entry = shared_cache("get", key)
+        except CacheUnavailable:
+            return None
+        if entry is not None:
+            recent_pages.put(key, entry)
+    return entry
+
+
+def store_entry(key, entry):
+    recent_pages.put(key, entry)
+    try:
+        shared_cache("set", key, entry, timeout=settings.PAGE_CACHE_SECONDS)
+    except CacheUnavailable:
+        pass
 
 
 def page_cache_key(request, language=None, query=()):
@@ -88,14 +154,14 @@ def if_none_match(request, etag):
 
 
 def serve_entry(request, entry):
-    """The response for a stored page: 304 when the client has it, else its bytes."""
+    """The response for a stored page: 304 when the client has it, else its bytes. A HEAD request gets
+    the bytes too, so that its headers (Content-Length) are those of the GET; the server sends no body."""
     etag = etag_for(request, entry)
     if if_none_match(request, etag):
         response = HttpResponseNotModified()
-    elif request.method == "HEAD":
-        response = HttpResponse(content_type=entry["content_type"])
     else:
         response = response_from(request, entry)
+        response["Content-Length"] = str(len(response.content))
     response["ETag"] = etag
     response["Cache-Control"] = public_cache_control()
     patch_vary_headers(response, ("Accept-Encoding",))
@@ -119,7 +185,7 @@ def cached_page(view=None, *, query=()):
         if request.method not in ALLOWED_METHODS:
             return method_not_allowed(request, ALLOWED_METHODS)
         key = page_cache_key(request, query=query) if settings.PAGE_CACHE_ENABLED else None
-        entry = cache.get(key) if key else None
+        entry = cached_entry(key) if key else None
         if entry is None:
             response = view(request, *args, **kwargs)
             if response.status_code != 200 or response.streaming or response.cookies:
@@ -128,9 +194,11 @@ def cached_page(view=None, *, query=()):
                 response.render()
             entry = stored_entry(request, response, compress=bool(key) or accepts_gzip(request))
             if key:
-                cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
+                store_entry(key, entry)
         return serve_entry(request, entry)
 
+    # Any other method is refused before the CSRF check (core.middleware.AllowedMethodsMiddleware).
+    wrapper.allowed_methods = ALLOWED_METHODS
     return wrapper
 
 
@@ -149,7 +217,7 @@ class PageCacheMiddleware:
         if settings.PAGE_CACHE_ENABLED and request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING"):
             language = request.path_info.split("/", 2)[1]
             if language in self.languages:
-                entry = cache.get(page_cache_key(request, language))
+                entry = cached_entry(page_cache_key(request, language))
                 if entry is not None:
                     response = serve_entry(request, entry)
                     response["Content-Language"] = language

@@ -1,5 +1,6 @@
 """What every page tells the base template: its URL in each language it exists in (for the language
-switcher, canonical and hreflang links, and the sitemap)."""
+switcher, canonical and hreflang links, and the sitemap). Absolute URLs are built on SITE_URL, never on
+the request's Host or scheme: a cached page is served to every visitor, whatever one of them sent."""
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
@@ -9,6 +10,11 @@ from .social_image import social_image_url
 
 X_DEFAULT_LANGUAGE = "en"
 OPEN_GRAPH_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
+
+
+def absolute_url(path):
+    """The public URL of a site path, on the configured origin."""
+    return settings.SITE_URL + path
 
 
 def language_codes():
@@ -47,31 +53,31 @@ def page_context(request, paths, *, title, description, breadcrumbs=None, struct
     ``breadcrumbs``: the (name, path) trail above this page, home first (default: home only);
     ``structured_data``: JSON-LD objects besides the BreadcrumbList every page gets."""
     language = translation.get_language()
-    canonical_url = request.build_absolute_uri(paths[language])
+    canonical_url = absolute_url(paths[language])
     trail = [(gettext("Home"), reverse("home"))] if breadcrumbs is None else list(breadcrumbs)
     if paths[language] != reverse("home"):
         trail.append((title, paths[language]))
     return {
-        "structured_data": [breadcrumb_list(request, trail), *structured_data],
-        "social_image_url": request.build_absolute_uri(social_image_url(title, paths[language])),
+        "structured_data": [breadcrumb_list(trail), *structured_data],
+        "social_image_url": absolute_url(social_image_url(title, paths[language])),
         "og_locale": OPEN_GRAPH_LOCALES[language],
         "page_title": title,
         "page_description": description,
         "alternates": [
-            {**alternate, "url": request.build_absolute_uri(alternate["path"])} for alternate in alternates(paths)
+            {**alternate, "url": absolute_url(alternate["path"])} for alternate in alternates(paths)
         ],
         "canonical_url": canonical_url,
-        "x_default_url": request.build_absolute_uri(x_default_path(paths)),
+        "x_default_url": absolute_url(x_default_path(paths)),
     }
 
 
-def breadcrumb_list(request, trail):
+def breadcrumb_list(trail):
     """schema.org BreadcrumbList for a trail of (name, path), home first."""
     return {
         "@context": "https://schema.org",
         "@type": "BreadcrumbList",
         "itemListElement": [
-            {"@type": "ListItem", "position": position, "name": name, "item": request.build_absolute_uri(path)}
+            {"@type": "ListItem", "position": position, "name": name, "item": absolute_url(path)}
             for position, (name, path) in enumerate(trail, start=1)
         ],
     }

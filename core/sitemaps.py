@@ -6,7 +6,7 @@ from signups.sitemap import legal_pages
 from workloads.models import Workload
 
 from .page_cache import cached_page
-from .pages import alternates, language_codes, urls_by_language, x_default_path
+from .pages import absolute_url, alternates, language_codes, urls_by_language, x_default_path
 
 
 def public_pages():
@@ -24,9 +24,9 @@ def public_pages():
 def sitemap_xml(request):
     entries = []
     for paths in public_pages():
-        links = [{"code": a["code"], "url": request.build_absolute_uri(a["path"])} for a in alternates(paths)]
-        x_default = request.build_absolute_uri(x_default_path(paths))
+        links = [{"code": a["code"], "url": absolute_url(a["path"])} for a in alternates(paths)]
+        x_default = absolute_url(x_default_path(paths))
         for code in language_codes():
             if code in paths:
-                entries.append({"loc": request.build_absolute_uri(paths[code]), "links": links, "x_default": x_default})
+                entries.append({"loc": absolute_url(paths[code]), "links": links, "x_default": x_default})
     return render(request, "sitemap.xml", {"entries": entries}, content_type="application/xml")

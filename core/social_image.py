@@ -1,6 +1,9 @@
 """Per-page social images (Open Graph, Twitter cards): a PNG with the page's title, made on request.
 
-The URL carries the title signed with the site's secret, so only titles the site wrote are drawn."""
+The URL carries the title signed with the site's secret, so only titles the site wrote are drawn. A
+drawing takes tens of milliseconds: each is kept in the shared cache, under its token and this module's
+own digest (a change to the drawing draws every image anew)."""
+import hashlib
 import io
 import textwrap
 from pathlib import Path
@@ -10,10 +13,13 @@ from django.http import Http404, HttpResponse
 from django.urls import reverse
 from PIL import Image, ImageDraw, ImageFont
 
+from .shared_cache import CacheUnavailable, shared_cache
+
 SALT = "social-image"
 SIZE = (1200, 630)
 FONTS = Path(__file__).resolve().parent / "fonts"
-BACKGROUND, INK, ACCENT = "#0b2545", "#ffffff", "#8dc6ff"
+# The dark scheme's colours of static/css/site.css.
+BACKGROUND, INK, ACCENT, MARK_INK = "#0f1720", "#e6edf3", "#72b4f7", "#06111c"
 
 
 def social_image_url(title, path):
@@ -21,12 +27,30 @@ def social_image_url(title, path):
     return reverse("social_image", kwargs={"token": signing.dumps([title, path], salt=SALT, compress=True)})
 
 
+def draw_brand(canvas, left, top, scale):
+    """The brand mark of templates/includes/brand_mark.html (a 32-unit tile with pins and an X), then the
+    wordmark with its X in the accent colour."""
+    def at(x, y):
+        return left + x * scale, top + y * scale
+
+    canvas.rounded_rectangle([at(1, 1), at(31, 31)], radius=8 * scale, fill=ACCENT)
+    for x in (9, 16, 23):
+        canvas.line([at(x, -1), at(x, 4)], fill=ACCENT, width=round(2 * scale))
+        canvas.line([at(x, 28), at(x, 33)], fill=ACCENT, width=round(2 * scale))
+    for start, end in (((10.5, 10.5), (21.5, 21.5)), ((21.5, 10.5), (10.5, 21.5))):
+        canvas.line([at(*start), at(*end)], fill=MARK_INK, width=round(3.5 * scale))
+    font = ImageFont.truetype(str(FONTS / "DejaVuSans-Bold-Latin.ttf"), round(22 * scale))
+    x, baseline = left + 40 * scale, top + 16 * scale
+    for part, colour in (("Ever", INK), ("X", ACCENT), ("Cloud", INK)):
+        canvas.text((x, baseline), part, font=font, fill=colour, anchor="lm")
+        x += canvas.textlength(part, font=font)
+
+
 def draw(title):
     image = Image.new("RGB", SIZE, BACKGROUND)
     canvas = ImageDraw.Draw(image)
-    brand = ImageFont.truetype(str(FONTS / "DejaVuSans-Bold-Latin.ttf"), 44)
     heading = ImageFont.truetype(str(FONTS / "DejaVuSans-Bold-Latin.ttf"), 64)
-    canvas.text((80, 70), "EverXCloud", font=brand, fill=ACCENT)
+    draw_brand(canvas, 80, 60, 2)
     lines = textwrap.wrap(title, width=30)[:5]
     top = 200 if len(lines) <= 3 else 170
     for number, line in enumerate(lines):
@@ -36,12 +60,32 @@ def draw(title):
     return buffer.getvalue()
 
 
+DRAWING_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+CACHE_SECONDS = 7 * 24 * 3600
+
+
+def drawn(token, title):
+    """The PNG of ``title``, from the shared cache, or drawn and kept there."""
+    key = f"social-image:{DRAWING_DIGEST}:{hashlib.sha256(token.encode()).hexdigest()}"
+    try:
+        png = shared_cache("get", key)
+    except CacheUnavailable:
+        return draw(title)
+    if png is None:
+        png = draw(title)
+        try:
+            shared_cache("set", key, png, timeout=CACHE_SECONDS)
+        except CacheUnavailable:
+            pass
+    return png
+
+
 def social_image(request, token):
     try:
         title, _path = signing.loads(token, salt=SALT)
     except (signing.BadSignature, ValueError):
         raise Http404 from None
-    response = HttpResponse(draw(str(title)[:200]), content_type="image/png")
+    response = HttpResponse(drawn(token, str(title)[:200]), content_type="image/png")
     # The URL is derived from the image's content: it never changes.
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response

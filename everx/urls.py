@@ -3,11 +3,11 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from core import views as core_views
 from core.health import healthz
 from core.sitemaps import sitemap_xml
 from core.social_image import social_image
 from core.views import robots_txt
+from storefront.views import home
 from workloads import views as workload_views
 
 # Outside the language prefixes: health, the sitemap and the admin. Everything a visitor reads is inside.
@@ -19,7 +19,7 @@ urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
 ]
 urlpatterns += i18n_patterns(
-    path("", core_views.home, name="home"),
+    path("", home, name="home"),
     path("", include("catalog.urls")),
     path("", include("signups.urls")),
     # Workload slugs are translated model fields, so this pattern comes last.
@@ -29,3 +29,4 @@ urlpatterns += i18n_patterns(
 handler404 = "core.views.page_not_found"
 handler400 = "core.errors.bad_request"
 handler403 = "core.errors.permission_denied"
+handler500 = "core.errors.server_error"

@@ -4,8 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 export DJANGO_SETTINGS_MODULE=everx.settings.production
-# Building needs no real secret or database; the running server gets both from its environment.
-SECRET_KEY=build-only DATABASE_URL=${DATABASE_URL:-sqlite:///build-only.sqlite3} \
-  "$PY" manage.py compilemessages --ignore=.venv -v0
-SECRET_KEY=build-only DATABASE_URL=${DATABASE_URL:-sqlite:///build-only.sqlite3} \
-  "$PY" manage.py collectstatic --noinput -v0
+# Building needs no real secret, database or address; the running server gets them from its environment.
+export SECRET_KEY=build-only DATABASE_URL=${DATABASE_URL:-sqlite:///build-only.sqlite3} \
+  SITE_URL=${SITE_URL:-https://build-only.invalid}
+"$PY" manage.py compilemessages --ignore=.venv -v0
+"$PY" manage.py collectstatic --noinput -v0

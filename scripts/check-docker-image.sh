@@ -19,6 +19,7 @@ trap cleanup EXIT
 docker run -d --name "$name" --network host \
   -e SECRET_KEY="check-only-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')" \
   -e DATABASE_URL=sqlite:////tmp/check.sqlite3 -e ALLOWED_HOSTS=127.0.0.1 -e PORT="$port" \
+  -e SITE_URL="http://127.0.0.1:$port" -e FORWARDED_ALLOW_IPS=127.0.0.1 \
   -e SECURE_SSL_REDIRECT=false "$image" >/dev/null
 
 fail() { echo "FAIL: $*" >&2; docker logs "$name" 2>&1 | tail -30 >&2; exit 1; }
@@ -29,7 +30,7 @@ done
 curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || fail "/healthz did not answer"
 user=$(docker exec "$name" id -u)
 [[ $user != 0 ]] || fail "runs as root"
-# As the load balancer that terminated TLS would ask for it.
+# As the load balancer that terminated TLS would ask for it (FORWARDED_ALLOW_IPS trusts this address).
 headers=$(curl -fsS -D - -o /tmp/everx-check-page.html -H "X-Forwarded-Proto: https" \
   "http://127.0.0.1:$port/es/gpu-entrenamiento-llm/")
 grep -qi '^content-security-policy:' <<<"$headers" || fail "no Content-Security-Policy"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Start the site in production. Needs SECRET_KEY and DATABASE_URL; see README.md for the other variables.
-#   scripts/start-production.sh            the web server: migrate, load missing launch content, gunicorn
-#   scripts/start-production.sh outbox     the mail worker: sends queued mails, retrying (one per site)
+# Start the site in production. Needs SECRET_KEY, DATABASE_URL and SITE_URL; see README.md for the others.
+#   scripts/start-production.sh            the web server: migrate, create the cache table, load missing
+#                                          launch content, gunicorn
+#   scripts/start-production.sh outbox     the mail worker, the only sender of mail: applies waitlist
+#                                          signups, sends queued mails, retrying (one per site is enough)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -10,6 +12,7 @@ case "${1:-web}" in
   web)
     if [[ ${MIGRATE_ON_START:-true} == true ]]; then
       "$PY" manage.py migrate --noinput -v0
+      "$PY" manage.py createcachetable  # the shared cache without REDIS_URL (does nothing with Redis)
       "$PY" manage.py load_launch_content
     fi
     exec "$(dirname "$PY")/gunicorn" --config gunicorn.conf.py everx.wsgi:application

@@ -1,14 +1,17 @@
 import csv
 
 from django.contrib import admin, messages
-from django.db.models import Q
-from django.http import HttpResponse
+from django.db.models import Q, Value
+from django.db.models.functions import Lower
+from django.http import HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
+from . import addresses
 from .countries import country_name
 from .erasure import erase_person
 from .models import ErasureLog, LegalPage, OutboxEmail, ProviderApplication, Signup
@@ -18,6 +21,20 @@ def spreadsheet_safe(value):
     """A cell a spreadsheet will not run as a formula (a visitor could type "=HYPERLINK(…)" as a name)."""
     text = "" if value is None else str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class AddressSearchMixin:
+    """The search finds an address however it is spelt (``IDN@BÜCHER.example`` finds the stored
+    ``IDN@xn--bcher-kva.example``): how staff look a person up to export or erase their data."""
+
+    address_field = "email"
+
+    def get_search_results(self, request, queryset, search_term):
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if "@" in search_term:
+            address = Lower(Value(addresses.normalize(search_term)))
+            results |= queryset.filter(**{f"{self.address_field}__lower": address})
+        return results, may_have_duplicates
 
 
 class ErasePersonalDataMixin:
@@ -37,7 +54,7 @@ class ErasePersonalDataMixin:
 
     @admin.action(description=_("Erase these people's data (on their request)"), permissions=["erase"])
     def erase_personal_data(self, request, queryset):
-        emails = sorted({obj.email.lower(): obj.email for obj in queryset}.values(), key=str.lower)
+        emails = sorted({addresses.key(obj.email): obj.email for obj in queryset}.values(), key=str.lower)
         if request.POST.get("confirm") != "yes":
             return TemplateResponse(request, "admin/signups/erase_confirmation.html", {
                 **self.admin_site.each_context(request),
@@ -71,7 +88,7 @@ class ConfirmedFilter(admin.SimpleListFilter):
 
 
 @admin.register(Signup)
-class SignupAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
+class SignupAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
     """Read only: what a visitor submitted, and the evidence of their consent, is not for editing."""
 
     list_display = (
@@ -111,7 +128,7 @@ class SignupAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
 
 
 @admin.register(ProviderApplication)
-class ProviderApplicationAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
+class ProviderApplicationAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
     list_display = ("company", "contact_name", "email", "country_display", "status", "submitted_at")
     list_editable = ("status",)
     list_filter = ("status", "country", "language")
@@ -132,7 +149,21 @@ class ProviderApplicationAdmin(ErasePersonalDataMixin, admin.ModelAdmin):
 
 @admin.register(LegalPage)
 class LegalPageAdmin(TabbedTranslationAdmin):
+    """Edited, never deleted: every form links to the privacy policy and records its version, and every
+    footer links both pages (the model refuses deletion too, ``refuse_legal_page_deletion``)."""
+
     list_display = ("title", "key", "version", "updated")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def delete_view(self, request, object_id, extra_context=None):
+        self.message_user(request, gettext(
+            "The privacy policy and the legal notice cannot be deleted: every form links to the privacy "
+            "policy and records the version agreed to. Edit the text and its version instead."
+        ), messages.ERROR)
+        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:signups_legalpage_change",
+                                            args=[object_id]))
 
 
 class OutboxStatusFilter(admin.SimpleListFilter):
@@ -153,7 +184,8 @@ class OutboxStatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(OutboxEmail)
-class OutboxEmailAdmin(admin.ModelAdmin):
+class OutboxEmailAdmin(AddressSearchMixin, admin.ModelAdmin):
+    address_field = "recipient"
     list_display = (
         "subject", "recipient", "language", "created_at", "attempts", "next_attempt_at", "sent_at",
     )

@@ -8,14 +8,15 @@ class SignupsConfig(AppConfig):
     name = "signups"
 
     def ready(self):
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_save, pre_delete
 
         from core.content_version import content_changed
 
-        from .models import LegalPage
+        from .models import LegalPage, refuse_legal_page_deletion
 
         # Only the legal pages are page content. The app is deliberately not in CONTENT_APPS: that
         # would bump the content version (and empty the page cache) on every signup and every mail sent.
         uid = "content-version-signups.legalpage"
         post_save.connect(content_changed, sender=LegalPage, dispatch_uid=f"{uid}-save")
-        post_delete.connect(content_changed, sender=LegalPage, dispatch_uid=f"{uid}-delete")
+        # Never deleted, so never a deletion to count.
+        pre_delete.connect(refuse_legal_page_deletion, sender=LegalPage, dispatch_uid="legal-pages-kept")

@@ -1,5 +1,9 @@
 """The double opt-in link. Its token is made when the mail is sent, so it is never stored: the mail
-waits in the outbox with a placeholder, and the signup keeps only the token's hash and expiry."""
+waits in the outbox with a placeholder, and the signup keeps only the token's hash and expiry.
+
+Opening the link (GET, which mail scanners do too) only shows a button; the button's POST confirms. The
+hash stays after use, so a link opened again says it was used rather than that it is unknown."""
+import enum
 from datetime import timedelta
 
 from django.utils import timezone
@@ -12,6 +16,14 @@ LINK_PLACEHOLDER = "[[confirmation-link]]"
 VALID_FOR = timedelta(days=7)
 
 
+class LinkState(enum.Enum):
+    CONFIRMED = "confirmed"  # confirmed by this request
+    UNUSED = "unused"  # valid: the page offers the button
+    USED = "used"  # the signup is confirmed already
+    EXPIRED = "expired"  # too old, or voided by an unsubscribe
+    UNKNOWN = "unknown"  # no such link, or replaced by a newer one
+
+
 def issue_link(signup):
     """A fresh link for ``signup``; it replaces any earlier one, whose mail may never have arrived."""
     token = new_token()
@@ -21,13 +33,38 @@ def issue_link(signup):
     return url_in(signup.language, "signups:confirm", token=token)
 
 
+def well_formed(token):
+    return bool(token) and len(token) <= MAX_TOKEN_LENGTH
+
+
+def signup_for(token):
+    if not well_formed(token):
+        return None
+    return Signup.objects.filter(confirmation_token_hash=token_hash(token)).first()
+
+
+def link_state(token):
+    signup = signup_for(token)
+    if signup is None:
+        return LinkState.UNKNOWN
+    if signup.unsubscribed_at is not None:
+        return LinkState.EXPIRED
+    if signup.confirmed_at is not None:
+        return LinkState.USED
+    if signup.confirmation_expires_at is None or signup.confirmation_expires_at <= timezone.now():
+        return LinkState.EXPIRED
+    return LinkState.UNUSED
+
+
 def confirm(token):
-    """Confirm the signup the token was mailed for; False if the token is unknown, used or expired.
+    """Confirm the signup the token was mailed for: CONFIRMED, or the state that prevented it.
 
     One conditional UPDATE: of two clicks at the same moment, exactly one confirms."""
-    if not token or len(token) > MAX_TOKEN_LENGTH:
-        return False
+    if not well_formed(token):
+        return LinkState.UNKNOWN
     now = timezone.now()
-    return Signup.objects.filter(
-        confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now,
-    ).update(confirmed_at=now, confirmation_token_hash=None, confirmation_expires_at=None) == 1
+    confirmed = Signup.objects.filter(
+        confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now, confirmed_at__isnull=True,
+        unsubscribed_at__isnull=True,
+    ).update(confirmed_at=now)
+    return LinkState.CONFIRMED if confirmed == 1 else link_state(token)

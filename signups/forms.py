@@ -1,3 +1,5 @@
+import uuid
+
 from django import forms
 from django.conf import settings
 from django.forms.renderers import DjangoTemplates
@@ -9,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from workloads.models import Workload
 
+from . import addresses
 from .countries import country_choices
 from .models import LegalPage, Signup
 from .site_paths import site_path
@@ -24,6 +27,19 @@ def consent_label(text):
     """A consent label with a link to the privacy policy; ``text`` holds a %(privacy_policy)s placeholder."""
     link = format_html('<a href="{}">{}</a>', reverse("signups:privacy"), gettext("privacy policy"))
     return mark_safe(escape(text) % {"privacy_policy": link})
+
+
+class AddressField(forms.EmailField):
+    """An email address, normalized (``addresses.py``) before it is validated, stored or compared; one we
+    cannot or may not mail is refused with a message that says why."""
+
+    def to_python(self, value):
+        return addresses.normalize(super().to_python(value))
+
+    def run_validators(self, value):
+        super().run_validators(value)
+        if value not in self.empty_values:
+            addresses.validate_deliverable(value)
 
 
 class PublicForm(forms.Form):
@@ -71,7 +87,7 @@ class WorkloadChoiceField(forms.ModelChoiceField):
 class RenterSignupForm(PublicForm):
     consent_text_version = "renter-1"
 
-    email = forms.EmailField(
+    email = AddressField(
         label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     currency = forms.ChoiceField(
@@ -108,8 +124,8 @@ class ProviderApplicationForm(PublicForm):
                               widget=forms.TextInput(attrs={"autocomplete": "organization"}))
     contact_name = forms.CharField(label=_("Contact name"), max_length=200,
                                    widget=forms.TextInput(attrs={"autocomplete": "name"}))
-    email = forms.EmailField(label=_("Email"), max_length=254,
-                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = AddressField(label=_("Email"), max_length=254,
+                         widget=forms.EmailInput(attrs={"autocomplete": "email"}))
     country = forms.ChoiceField(label=_("Country of the company"),
                                 widget=forms.Select(attrs={"autocomplete": "country"}))
     gpus = forms.CharField(
@@ -122,6 +138,8 @@ class ProviderApplicationForm(PublicForm):
     )
     message = forms.CharField(label=_("Message (optional)"), max_length=5000, required=False,
                               widget=forms.Textarea(attrs={"rows": 4}))
+    # Made when the form is shown: the same form sent twice is one application (``providers.py``).
+    submission = forms.CharField(required=False, widget=forms.HiddenInput)
 
     field_order = [
         "company", "contact_name", "email", "country", "gpus", "server_locations", "message", "consent",
@@ -129,11 +147,19 @@ class ProviderApplicationForm(PublicForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.initial.setdefault("submission", uuid.uuid4())
         self.fields["country"].choices = [("", gettext("Choose a country")), *country_choices(get_language())]
         self.fields["consent"].label = consent_label(gettext(
             "I agree that EverXCloud stores the details in this form to answer my application, as described "
             "in the %(privacy_policy)s."
         ))
+
+    def clean_submission(self):
+        """A form without a readable key (sent by a script, say) gets a key of its own."""
+        try:
+            return uuid.UUID(self.cleaned_data["submission"])
+        except ValueError:
+            return uuid.uuid4()
 
     def answers(self):
         return {field: self.cleaned_data[field] for field in

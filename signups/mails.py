@@ -11,7 +11,8 @@ from .links import url_in
 
 
 def unsubscribe_url(signup):
-    """The one-step unsubscribe link that every mail to the list carries, in the signup's language."""
+    """The unsubscribe link that every mail to the list carries, in the signup's language: a page with one
+    button, and the address mail clients POST to for a one-click unsubscribe (RFC 8058)."""
     return url_in(signup.language, "signups:unsubscribe", key=signup.unsubscribe_key)
 
 

@@ -2,6 +2,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import ProtectedError
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +38,7 @@ class Signup(ConsentEvidence):
         USD = "USD", _("US dollar (USD)")
         GBP = "GBP", _("Pound sterling (GBP)")
 
+    # As ``addresses.normalize`` makes it; one row per address, compared ignoring case (the constraint).
     email = models.EmailField(_("email"), max_length=254)
     currency = models.CharField(_("balance currency"), max_length=3, choices=Currency.choices)
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
@@ -69,6 +71,29 @@ class Signup(ConsentEvidence):
         return self.confirmed_at is not None and self.unsubscribed_at is None
 
 
+class WaitlistRequest(ConsentEvidence):
+    """A submitted waitlist form, stored as it came: the mail worker (``manage.py send_outbox``) applies it
+    to the waitlist and queues its confirmation mail, then deletes it. The request does this one insert
+    whatever the address, so neither its answer nor its timing tells whether an address is on the list."""
+
+    email = models.EmailField(_("email"), max_length=254)
+    currency = models.CharField(_("balance currency"), max_length=3, choices=Signup.Currency.choices)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    workload = models.ForeignKey(
+        Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("planned workload"),
+    )
+    received_at = models.DateTimeField(_("signed up"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("waiting signup")
+        verbose_name_plural = _("waiting signups")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return self.email
+
+
 class ProviderApplication(ConsentEvidence):
     """A company asking to sell GPU hours through the EverXCloud Network."""
 
@@ -90,6 +115,8 @@ class ProviderApplication(ConsentEvidence):
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.NEW)
     submitted_at = models.DateTimeField(_("submitted"), default=timezone.now)
+    # The form's idempotency key: the same form sent twice (a double click, a retry) is one application.
+    submission = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         verbose_name = _("provider application")
@@ -136,6 +163,14 @@ class LegalPage(models.Model):
 
     def body_html(self):
         return render_legal_text(self.body)
+
+
+def refuse_legal_page_deletion(sender, instance, **kwargs):
+    """Every form links to the privacy policy and records its version, and the footer links both pages:
+    they are edited, never deleted (connected to ``pre_delete`` in ``apps.py``, so querysets too)."""
+    raise ProtectedError(
+        f"The {instance.get_key_display()} cannot be deleted: edit it instead.", {instance},
+    )
 
 
 class OutboxEmail(models.Model):
@@ -189,5 +224,6 @@ class ErasureLog(models.Model):
 
 
 # ``email__lower=…`` matches the way the unique constraint compares addresses (and uses its index).
-for model, field_name in ((Signup, "email"), (ProviderApplication, "email"), (OutboxEmail, "recipient")):
+for model, field_name in ((Signup, "email"), (WaitlistRequest, "email"), (ProviderApplication, "email"),
+                          (OutboxEmail, "recipient")):
     model._meta.get_field(field_name).register_lookup(Lower)

@@ -1,16 +1,17 @@
-"""Outgoing mail through the outbox table: queued in the caller's transaction, sent after it commits, and
-retried by ``manage.py send_outbox`` while the mail server is unreachable.
+"""Outgoing mail through the outbox table: queued in the caller's transaction, sent only by the mail worker
+(``manage.py send_outbox --loop``), and retried while the mail server is unreachable.
 
-A mail is claimed before it is sent (its next attempt moved past a lease), so the request that queued it
-and any number of workers never send it twice. A confirmation mail gets its link only as it is sent
-(``confirmation.py``): the outbox never holds a usable token."""
+No request ever talks to the mail server: one that answers slowly or never would hold a web worker for
+EMAIL_TIMEOUT, and the difference in time would tell whether a request had mailed. A mail is claimed
+before it is sent (its next attempt moved past a lease), so any number of workers never send it twice. A
+confirmation mail gets its link only as it is sent (``confirmation.py``): the outbox never holds a usable
+token."""
 import logging
 import smtplib
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMessage
-from django.db import transaction
 from django.utils import timezone
 
 from . import confirmation
@@ -26,14 +27,11 @@ LONGEST_RETRY_DELAY = timedelta(hours=6)
 
 
 def queue(*, recipient, subject, body, language, headers=None, confirmation_for=None):
-    """Store a mail and send it once the current transaction commits; the request never waits on failure."""
-    mail = OutboxEmail.objects.create(
+    """Store a mail, in the caller's transaction, for the worker to send."""
+    return OutboxEmail.objects.create(
         recipient=recipient, subject=subject, body=body, language=language, headers=headers or {},
         confirmation_for=confirmation_for,
     )
-    # robust: an error here (the database gone after the commit, say) is logged; the worker sends it later.
-    transaction.on_commit(lambda: send(mail.pk), robust=True)
-    return mail
 
 
 def retry_delay(attempts):

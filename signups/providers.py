@@ -1,12 +1,40 @@
-"""Provider applications: stored with their consent evidence, acknowledged by mail in one transaction."""
-from django.db import transaction
+"""Provider applications: stored with their consent evidence, acknowledged by mail in one transaction.
+
+An application sent again is not stored twice, nor acknowledged twice: the same form (its submission key,
+also when both arrive at once: the key is unique), or the same company from the same address within
+``RESUBMIT_WINDOW`` (the form filled in again after going back)."""
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, Value
+from django.db.models.functions import Lower
+from django.utils import timezone
 
 from . import mails
 from .models import ProviderApplication
 
+RESUBMIT_WINDOW = timedelta(days=1)
+
+
+def is_repeat(*, submission, email, company):
+    return ProviderApplication.objects.filter(
+        Q(submission=submission)
+        | Q(email__lower=Lower(Value(email)), company__iexact=company,
+            submitted_at__gt=timezone.now() - RESUBMIT_WINDOW)
+    ).exists()
+
 
 @transaction.atomic
-def apply(*, consent, language, **answers):
-    application = ProviderApplication.objects.create(language=language, **answers, **consent)
+def apply(*, submission, consent, language, **answers):
+    """The stored application, or None when it repeats one already stored."""
+    if is_repeat(submission=submission, email=answers["email"], company=answers["company"]):
+        return None
+    try:
+        with transaction.atomic():
+            application = ProviderApplication.objects.create(
+                submission=submission, language=language, **answers, **consent,
+            )
+    except IntegrityError:  # the same form, sent twice at once: the other request stored it
+        return None
     mails.queue_provider_acknowledgement(application)
     return application

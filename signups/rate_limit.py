@@ -1,13 +1,14 @@
-"""Form submissions per client address, counted in the shared cache (Redis when REDIS_URL is set) over a
-fixed window: ``SIGNUP_RATE_LIMIT`` submissions per ``SIGNUP_RATE_LIMIT_WINDOW`` seconds."""
+"""Form submissions per client address, counted in the shared cache (Redis when REDIS_URL is set, else the
+database) over a fixed window: ``SIGNUP_RATE_LIMIT`` submissions per ``SIGNUP_RATE_LIMIT_WINDOW`` seconds.
+With the cache unavailable the limit is not applied (a signup is worth more than the limit), and logged."""
 import hashlib
 import logging
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 
 from core.client_ip import client_ip
+from core.shared_cache import CacheUnavailable, shared_cache
 
 logger = logging.getLogger(__name__)
 
@@ -20,12 +21,12 @@ def seconds_to_wait(request, scope):
     client = hashlib.sha256(client_ip(request).encode()).hexdigest()[:32]
     key = f"rate:{scope}:{int(now // window)}:{client}"
     try:
-        cache.add(key, 0, timeout=window)
-        count = cache.incr(key)
+        shared_cache("add", key, 0, timeout=window)
+        count = shared_cache("incr", key)
     except ValueError:  # evicted between add and incr: a fresh count
         count = 1
-    except Exception:  # the cache server is down: let the visitor through rather than lose a signup
-        logger.exception("Rate limit counter unavailable")
+    except CacheUnavailable:
+        logger.warning("Rate limit of %s not applied: the shared cache is unavailable", scope)
         return None
     if count <= settings.SIGNUP_RATE_LIMIT:
         return None

@@ -1,12 +1,22 @@
-"""The page a visitor came to a form from, kept as consent evidence: only ever a path on this site."""
+"""The page a visitor came to a form from, kept as consent evidence: only ever a page this site has."""
 from urllib.parse import urlsplit
 
-from django.urls import Resolver404, resolve
-from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language_from_path
+
+from core.pages import urls_by_language
 
 MAX_LENGTH = 300
+
+
+def real_pages():
+    """Every public page (the sitemap's) and the forms, in every language: a path that merely matches a
+    URL pattern (``/es/gpus/invented/``) is no page."""
+    from core.sitemaps import public_pages  # the composition of every app's pages
+
+    paths = {path for page in public_pages() for path in page.values()}
+    for view_name in ("signups:signup", "signups:provider_application"):
+        paths.update(urls_by_language(view_name).values())
+    return paths
 
 
 def site_path(candidate):
@@ -16,13 +26,7 @@ def site_path(candidate):
     parts = urlsplit(candidate)
     if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
         return None
-    # Language prefixes only resolve in their own language.
-    with translation.override(get_language_from_path(parts.path) or translation.get_language()):
-        try:
-            resolve(parts.path)
-        except Resolver404:
-            return None
-    return parts.path
+    return parts.path if parts.path in real_pages() else None
 
 
 def referring_path(request):

@@ -3,13 +3,14 @@ legal pages (public, cached)."""
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.text import Truncator
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
-from core.errors import allow_methods, message_page, too_many_requests
+from core.errors import allow_methods, message_context, message_page, too_many_requests
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language
 
@@ -17,7 +18,7 @@ from . import confirmation, providers, rate_limit, waitlist
 from .forms import ProviderApplicationForm, RenterSignupForm
 from .legal_text import first_paragraph
 from .models import LegalPage
-from .site_paths import referring_path
+from .site_paths import referring_path, site_path
 
 
 def see_other(view_name):
@@ -44,7 +45,7 @@ def form_view(request, *, form_class, view_name, thanks_view_name, template, tit
         status = 400
     else:
         form = form_class(initial={"language": get_language(),
-                                   "source": request.GET.get("from") or referring_path(request)})
+                                   "source": site_path(request.GET.get("from")) or referring_path(request)})
         status = 200
     context = page_context(request, urls_by_language(view_name), title=title, description=description)
     context["form"] = form
@@ -59,7 +60,7 @@ def signup(request):
         thanks_view_name="signups:signup_thanks", template="signups/signup_form.html",
         title=_("Join the EverXCloud waitlist"),
         description=_("Sign up to hear when the EverXCloud GPU spot market opens, in your language."),
-        save=lambda form, consent: waitlist.join(**form.signup_fields(), consent=consent),
+        save=lambda form, consent: waitlist.request_to_join(**form.signup_fields(), consent=consent),
     )
 
 
@@ -73,7 +74,8 @@ def provider_application(request):
         description=_("Companies with GPU servers: apply to sell GPU hours through the EverXCloud spot "
                       "market."),
         save=lambda form, consent: providers.apply(
-            **form.answers(), language=get_language(), consent=consent,
+            **form.answers(), submission=form.cleaned_data["submission"], language=get_language(),
+            consent=consent,
         ),
     )
 
@@ -100,38 +102,90 @@ def provider_thanks(request):
     ], link={"url": reverse("home"), "label": _("Back to the home page")})
 
 
-# GET only: the link in the mail confirms in one click; HEAD (link checkers) must not.
-@allow_methods("GET")
-def confirm(request, token):
-    if confirmation.confirm(token):
-        response = message_page(request, _("Your signup is confirmed"), [
+def link_page(request, heading, paragraphs, *, status=200, button=None, link=None):
+    """The page behind a mail's link: a message, and for a link not used yet a button that POSTs to it.
+
+    Opening a link only ever shows this page: mail scanners and link previews open links too."""
+    context = message_context(heading, paragraphs, link)
+    context["button"] = button
+    response = render(request, "signups/link_page.html", context, status=status)
+    add_never_cache_headers(response)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def home_link():
+    return {"url": reverse("home"), "label": _("Back to the home page")}
+
+
+def sign_up_again_link():
+    return {"url": reverse("signups:signup"), "label": _("Sign up again")}
+
+
+def confirmation_page(request, state):
+    LinkState = confirmation.LinkState
+    if state is LinkState.UNUSED:
+        return link_page(request, _("Confirm your signup"), [
+            _("Press the button to confirm that you want emails about the EverXCloud launch at this "
+              "address."),
+        ], button=_("Confirm my signup"))
+    if state is LinkState.CONFIRMED:
+        return link_page(request, _("Your signup is confirmed"), [
             _("Thank you. We will email you when the EverXCloud spot market opens. Every email has a link "
               "to unsubscribe."),
-        ], link={"url": reverse("home"), "label": _("Back to the home page")})
-    else:
+        ], link=home_link())
+    if state is LinkState.USED:
+        return link_page(request, _("Your signup is already confirmed"), [
+            _("This link has been used already, so there is nothing more to do. We will email you when the "
+              "EverXCloud spot market opens."),
+        ], link=home_link())
+    if state is LinkState.EXPIRED:
         days = confirmation.VALID_FOR.days
-        response = message_page(request, _("This link is no longer valid"), [
+        return link_page(request, _("This link is no longer valid"), [
             ngettext(
                 "Confirmation links work once, for %(days)d day. If you already confirmed, there is nothing "
                 "more to do; otherwise, sign up again to receive a new link.",
                 "Confirmation links work once, for %(days)d days. If you already confirmed, there is nothing "
                 "more to do; otherwise, sign up again to receive a new link.", days,
             ) % {"days": days},
-        ], status=404, link={"url": reverse("signups:signup"), "label": _("Sign up again")})
-    response["X-Robots-Tag"] = "noindex"
-    return response
+        ], status=410, link=sign_up_again_link())
+    return link_page(request, _("This link is not valid"), [
+        _("Check that you opened the whole link from the email. If you signed up more than once, only the "
+          "link in the latest email works."),
+    ], status=404, link=sign_up_again_link())
 
 
-# One step from the mail's link (GET), and RFC 8058 one-click from mail clients (POST, no CSRF token).
+# The token in the link is the credential: a POST needs no CSRF token (nor the cookie that carries it).
 @csrf_exempt
-@allow_methods("GET", "POST")
+@allow_methods("GET", "HEAD", "POST")
+def confirm(request, token):
+    if request.method == "POST":
+        return confirmation_page(request, confirmation.confirm(token))
+    return confirmation_page(request, confirmation.link_state(token))
+
+
+# RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF
+# token; the key in the link is the credential. People opening the link get a page with the same button.
+@csrf_exempt
+@allow_methods("GET", "HEAD", "POST")
 def unsubscribe(request, key):
-    waitlist.unsubscribe(key)
-    response = message_page(request, _("You are unsubscribed"), [
-        _("We will not email you about the launch any more."),
-    ], link={"url": reverse("home"), "label": _("Back to the home page")})
-    response["X-Robots-Tag"] = "noindex"
-    return response
+    signup = waitlist.subscriber(key)
+    if signup is None:
+        return link_page(request, _("This link is not valid"), [
+            _("Check that you opened the whole link from the email."),
+        ], status=404, link=home_link())
+    if signup.unsubscribed_at is None:
+        if request.method != "POST":
+            return link_page(request, _("Unsubscribe from the launch emails"), [
+                _("Press the button and we will not email you about the EverXCloud launch any more."),
+            ], button=_("Unsubscribe"))
+        waitlist.unsubscribe(key)
+        return link_page(request, _("You are unsubscribed"), [
+            _("We will not email you about the launch any more."),
+        ], link=home_link())
+    return link_page(request, _("You are unsubscribed"), [
+        _("This link has been used already: we will not email you about the launch any more."),
+    ], link=home_link())
 
 
 @cached_page

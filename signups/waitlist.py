@@ -1,8 +1,10 @@
-"""The renter waitlist: join (double opt-in) and unsubscribe; confirming is in ``confirmation.py``.
+"""The renter waitlist: ask to join (the request), join (the mail worker: double opt-in) and unsubscribe;
+confirming is in ``confirmation.py``.
 
-Joining answers the same whether the address is new or known, and keeps one row per address (compared
-ignoring case): concurrent requests for one address meet at the unique constraint, and the losers read
-the winner's row instead of failing."""
+A request only stores what was sent (``request_to_join``): one insert whatever the address, so the answer
+and its timing are the same for a new address and a known one. The worker then applies each request
+(``apply_requests``) and keeps one row per address (compared ignoring case): concurrent workers meet at the
+unique constraint, and the losers read the winner's row instead of failing."""
 from datetime import timedelta
 
 from django.db import transaction
@@ -11,22 +13,49 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from . import mails
-from .models import Signup
+from .models import Signup, WaitlistRequest
 
 # A pending address asked again sooner than this gets no second mail: nobody can flood a mailbox through us.
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=15)
 
 
+def request_to_join(*, email, currency, language, workload, consent):
+    """What a signup request does, for any address: store its answers and consent for the worker."""
+    return WaitlistRequest.objects.create(
+        email=email, currency=currency, language=language, workload=workload, **consent,
+    )
+
+
+def apply_requests(limit=100):
+    """The worker's part: each waiting request joins the waitlist and is deleted, in one transaction.
+    Returns how many were applied; requests another worker holds are left to it."""
+    applied = 0
+    for pk in WaitlistRequest.objects.values_list("pk", flat=True)[:limit]:
+        with transaction.atomic():
+            request = WaitlistRequest.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            if request is None:
+                continue
+            join(
+                email=request.email, currency=request.currency, language=request.language,
+                workload_id=request.workload_id, at=request.received_at,
+                consent={field: getattr(request, field) for field in (
+                    "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+                )},
+            )
+            request.delete()
+        applied += 1
+    return applied
+
+
 @transaction.atomic
-def join(*, email, currency, language, workload, consent):
-    """Record a signup and queue its confirmation mail, in one transaction.
+def join(*, email, currency, language, workload_id, consent, at):
+    """Record a signup made at ``at`` and queue its confirmation mail, in one transaction.
 
     ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language,
     the form's page). A confirmed address is left as it is; a pending or unsubscribed one takes this
     request's answers and consent, and a new confirmation mail."""
-    now = timezone.now()
-    request_fields = {"currency": currency, "language": language, "workload": workload, **consent,
-                      "signed_up_at": now}
+    request_fields = {"currency": currency, "language": language, "workload_id": workload_id, **consent,
+                      "signed_up_at": at}
     # Lowercased by the database on both sides, exactly as the unique constraint compares them.
     signup, created = Signup.objects.get_or_create(
         email__lower=Lower(Value(email)), defaults={"email": email, **request_fields},
@@ -34,18 +63,26 @@ def join(*, email, currency, language, workload, consent):
     if not created:
         signup = Signup.objects.select_for_update().get(pk=signup.pk)
         pending = signup.unsubscribed_at is None
-        if signup.is_subscribed or (pending and signup.signed_up_at > now - RESEND_CONFIRMATION_AFTER):
+        if signup.is_subscribed or (pending and signup.signed_up_at > at - RESEND_CONFIRMATION_AFTER):
             return signup
         for field, value in request_fields.items():
             setattr(signup, field, value)
         signup.email, signup.confirmed_at, signup.unsubscribed_at = email, None, None
+        # Links already mailed die: only the new mail's link confirms these answers.
+        signup.confirmation_token_hash = signup.confirmation_expires_at = None
         signup.save()
     mails.queue_confirmation(signup)
     return signup
 
 
+def subscriber(key):
+    """The signup an unsubscribe link's key belongs to, or None."""
+    return Signup.objects.filter(unsubscribe_key=key).first()
+
+
 def unsubscribe(key):
-    """Take the address off the list, and void any confirmation link still in a mailbox. Idempotent."""
+    """Take the address off the list. Idempotent. A confirmation link still in a mailbox stops working:
+    it only confirms a signup that is not unsubscribed."""
     Signup.objects.filter(unsubscribe_key=key, unsubscribed_at__isnull=True).update(
-        unsubscribed_at=timezone.now(), confirmation_token_hash=None, confirmation_expires_at=None,
+        unsubscribed_at=timezone.now(),
     )

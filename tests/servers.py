@@ -1,5 +1,6 @@
 """Real servers for tests that need them: gunicorn with the production settings, against the test
 database (whose rows a `transactional_db` test has committed), and Redis."""
+import functools
 import os
 import shutil
 import socket
@@ -12,11 +13,17 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from django.core.management import call_command
 from django.db import connection
+from django.test.utils import override_settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 PRODUCTION_SECRET = "test-production-secret-key-long-enough-for-the-deploy-checks-0123456789"
+# The origin the servers' absolute URLs are built on (canonical, sitemap, mail links).
+SITE_URL = "https://www.everx.example"
+# The table of the production settings' shared cache without REDIS_URL (everx/settings/base.py).
+DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
 
 
 def free_port():
@@ -42,6 +49,7 @@ def production_env(**extra):
         "SECRET_KEY": PRODUCTION_SECRET,
         "DATABASE_URL": test_database_url(),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SITE_URL": SITE_URL,
         "SECURE_SSL_REDIRECT": "false",
         "MIGRATE_ON_START": "false",
         "GUNICORN_ACCESS_LOG": "",
@@ -50,11 +58,22 @@ def production_env(**extra):
     return env
 
 
+@functools.cache
 def collect_static():
-    """Fingerprinted, compressed static files, as the production build makes them."""
+    """Fingerprinted, compressed static files, as the production build makes them: once per test run."""
     env = production_env(DATABASE_URL="sqlite:///build-only.sqlite3")
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=PROJECT_DIR,
                    env=env, check=True, timeout=300)
+
+
+def empty_database_cache():
+    """The servers' shared cache table in the test database, created if missing and emptied: what one
+    test's servers cached (the content version among it) must not reach the next test's. The tests' own
+    process uses a per-process cache (everx/settings/test.py)."""
+    with override_settings(CACHES={"default": DATABASE_CACHE}):
+        call_command("createcachetable", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM django_cache")
 
 
 def wait_until_healthy(url, process, seconds=30):
@@ -73,11 +92,14 @@ def wait_until_healthy(url, process, seconds=30):
 
 
 @contextmanager
-def gunicorn_server(workers=1, **extra_env):
-    """gunicorn with the production settings on a free loopback port; yields its base URL."""
+def gunicorn_server(workers=1, log=None, **extra_env):
+    """gunicorn with the production settings on a free loopback port; yields its base URL. Its output goes
+    to ``log`` (a binary file, left open) when given."""
+    empty_database_cache()
     port = free_port()
     env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers), **extra_env)
-    log = tempfile.TemporaryFile()
+    own_log = log is None
+    log = tempfile.TemporaryFile() if own_log else log
     process = subprocess.Popen(
         [str(VENV_BIN / "gunicorn"), "--config", "gunicorn.conf.py", "everx.wsgi:application"],
         cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -95,16 +117,25 @@ def gunicorn_server(workers=1, **extra_env):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
-        log.close()
+        if own_log:
+            log.close()
 
 
 @contextmanager
 def redis_server():
     """A throwaway Redis on a free loopback port, no persistence; yields its URL."""
+    with redis_process() as (url, _process):
+        yield url
+
+
+@contextmanager
+def redis_process(port=None):
+    """A throwaway Redis on a free loopback port (or ``port``), no persistence; yields its URL and its
+    process, for a test that stops it."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("redis-server is not installed (make test installs it)")
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -116,7 +147,7 @@ def redis_server():
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", process
     finally:
         process.terminate()
         process.wait(timeout=10)

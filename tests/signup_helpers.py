@@ -1,12 +1,16 @@
-"""Shared by the signup tests: form data, links read from mails, a local SMTP server."""
+"""Shared by the signup tests: form data, links read from mails, the mail worker, local SMTP servers."""
 import asyncio
+import http.client
+import io
 import re
 import socket
+import threading
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from aiosmtpd.controller import Controller
 from django.conf import settings
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import translation
 
@@ -59,6 +63,13 @@ def unsubscribe_path(body):
     return path_of(UNSUBSCRIBE_LINK.search(body).group(0))
 
 
+def run_mail_worker():
+    """One pass of the mail worker (`manage.py send_outbox`): waiting signups join the waitlist, mails go."""
+    out = io.StringIO()
+    call_command("send_outbox", stdout=out)
+    return out.getvalue()
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -95,3 +106,51 @@ def smtp_settings(port):
         "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": port, "EMAIL_USE_TLS": False, "EMAIL_TIMEOUT": 5,
         "EMAIL_HOST_USER": "", "EMAIL_HOST_PASSWORD": "",
     }
+
+
+@contextmanager
+def hanging_smtp_server():
+    """A mail server that accepts connections and never answers (not even its greeting); yields its port and
+    the list of connections it has accepted."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    held = []
+    stopping = threading.Event()
+
+    def accept():
+        while not stopping.is_set():
+            try:
+                connection, _address = listener.accept()
+            except OSError:
+                return
+            held.append(connection)
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1], held
+    finally:
+        stopping.set()
+        try:
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        except OSError:
+            pass
+        listener.close()
+        for connection in held:
+            connection.close()
+
+
+def form_cookie_and_token(base_url, path):
+    """A form's CSRF cookie (as a "name=value" Cookie header) and token, fetched from a real server."""
+    parts = urlsplit(base_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read().decode()
+    finally:
+        connection.close()
+    cookie = re.search(r"((?:__Host-)?csrftoken=[^;]+)", response.getheader("Set-Cookie")).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    return cookie, token

@@ -82,6 +82,42 @@ def test_admin_rejects_zero_memory_and_keeps_the_stored_value(admin_client_logge
     assert h100.memory_gb == Decimal("80")
 
 
+@pytest.mark.parametrize("price", ["0", "0.00", "-1"])
+def test_admin_refuses_a_price_that_is_not_above_zero(admin_client_logged_in, launch_content, price):
+    h100 = GPU.objects.get(slug="h100-sxm")
+    data = change_form_data(h100)
+    data["price_usd_per_hour"] = price
+    response = admin_client_logged_in.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
+    assert response.status_code == 200
+    assert "A price must be more than 0. Leave it empty when no offer is live." in response.content.decode()
+    h100.refresh_from_db()
+    assert h100.price_usd_per_hour == Decimal("2.88")
+
+
+@pytest.mark.parametrize("day", ["2062-11-30", "1999-12-31"])
+def test_admin_refuses_a_price_time_out_of_range(admin_client_logged_in, launch_content, day):
+    # A time ahead of now would make every newer price from the feed look older, and keep it out.
+    h100 = GPU.objects.get(slug="h100-sxm")
+    before = h100.price_updated_at
+    data = change_form_data(h100)
+    data["price_updated_at_0"] = day
+    response = admin_client_logged_in.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
+    assert response.status_code == 200
+    assert "A price’s time must lie between 2000-01-01 and now." in response.content.decode()
+    h100.refresh_from_db()
+    assert h100.price_updated_at == before
+
+
+def test_admin_saves_an_empty_price_as_no_live_offer(admin_client_logged_in, launch_content):
+    h100 = GPU.objects.get(slug="h100-sxm")
+    data = change_form_data(h100)
+    data["price_usd_per_hour"] = ""
+    response = admin_client_logged_in.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
+    assert response.status_code == 302
+    h100.refresh_from_db()
+    assert h100.price_usd_per_hour is None
+
+
 def test_admin_translation_tabs_load_jquery_ui_from_this_site(admin_client_logged_in, launch_content):
     from workloads.models import Workload
 

@@ -1,4 +1,6 @@
 """The editor role and the admin's login throttling."""
+import logging
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -41,7 +43,7 @@ def test_an_editor_changes_content_but_cannot_reach_user_management(client, laun
 
 
 @override_settings(LOGIN_MAX_FAILURES_PER_USER=3, LOGIN_LOCKOUT_SECONDS=600)
-def test_repeated_failed_logins_lock_the_account_out(client, editor):
+def test_repeated_failed_logins_lock_the_account_out_from_that_address(client, editor):
     url = reverse("admin:login")
     for _ in range(3):
         response = client.post(url, {"username": "editor", "password": "wrong"})
@@ -58,6 +60,44 @@ def test_many_usernames_from_one_address_are_locked_out_too(client, editor):
     for number in range(5):
         client.post(url, {"username": f"guess{number}", "password": "wrong"})
     assert client.post(url, {"username": "editor", "password": PASSWORD}).status_code == 429
+
+
+@override_settings(LOGIN_MAX_FAILURES_PER_USER=5)
+def test_a_stranger_cannot_lock_an_editor_out(client, editor):
+    url = reverse("admin:login")
+    for _ in range(5):
+        assert client.post(url, {"username": "editor", "password": "wrong"}, REMOTE_ADDR="203.0.113.9").status_code == 200
+    # The guessing address stays locked out, even with the right password...
+    assert client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="203.0.113.9").status_code == 429
+    # ...while the editor, from their own address, logs in.
+    response = client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="198.51.100.20")
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(editor.pk)
+
+
+@override_settings(LOGIN_MAX_FAILURES_PER_USER=3, LOGIN_MAX_FAILURES_PER_ADDRESS=5)
+def test_the_addresses_of_one_ipv6_network_count_as_one_address(client, editor):
+    url = reverse("admin:login")
+    for number in range(1, 6):
+        client.post(url, {"username": f"guess{number}", "password": "wrong"}, REMOTE_ADDR=f"2001:db8:1:2::{number}")
+    assert client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1:2::99").status_code == 429
+    assert client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1:3::1").status_code == 302
+
+
+@override_settings(LOGIN_MAX_FAILURES_PER_USER=3, LOGIN_USER_CEILING=6, LOGIN_USER_CEILING_SECONDS=3600)
+def test_guessing_one_username_from_many_addresses_meets_a_ceiling(client, editor, caplog):
+    url = reverse("admin:login")
+    with caplog.at_level(logging.WARNING, logger="core.admin_site"):
+        for number in range(6):
+            response = client.post(url, {"username": "editor", "password": "wrong"}, REMOTE_ADDR=f"203.0.113.{number // 2}")
+            assert response.status_code == 200
+    response = client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="198.51.100.20")
+    assert response.status_code == 429
+    assert response["Retry-After"] == "3600"
+    warnings = [record.getMessage() for record in caplog.records if record.name == "core.admin_site"]
+    assert len(warnings) == 1 and "'editor'" in warnings[0] and "6 failed logins" in warnings[0]
+    # Other accounts are not affected.
+    assert client.post(url, {"username": "someone-else", "password": "wrong"}, REMOTE_ADDR="198.51.100.20").status_code == 200
 
 
 def test_a_successful_login_clears_the_failures(client, editor):

@@ -1,7 +1,8 @@
 """Two gunicorn instances on one PostgreSQL and one Redis: app servers are stateless. An admin change
-made through one is seen at once through the other; a signup rate limit counts across both."""
+made through one is seen within a second through the other; a signup rate limit counts across both."""
 import html.parser
 import http.client
+import time
 import urllib.parse
 
 import pytest
@@ -10,7 +11,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.urls import reverse
 
 from catalog.models import GPU
-from signups.models import Signup
+from signups.models import WaitlistRequest
 from workloads.models import Workload
 
 from .deck import squash
@@ -124,7 +125,7 @@ def log_in(base_url):
     return agent
 
 
-def test_an_admin_change_through_one_server_is_seen_at_once_through_the_other(two_servers):
+def test_an_admin_change_through_one_server_is_seen_within_a_second_through_the_other(two_servers):
     first, second = two_servers
     create_editor()
     page_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
@@ -144,6 +145,7 @@ def test_an_admin_change_through_one_server_is_seen_at_once_through_the_other(tw
     status, _headers, _page = editor.request("POST", change_path, fields)
     assert status == 302
 
+    time.sleep(1.2)  # a process re-reads the shared content version at most once a second
     status, _headers, after = reader.request("GET", page_path)
     assert "desde2,50US$" in squash(after)
 
@@ -170,5 +172,6 @@ def test_the_signup_rate_limit_counts_submissions_to_both_servers_together(two_s
     # The next one is refused by either server, though the second has counted only one of its own.
     assert submit_signup(through_second, "four@example.com") == 429
     assert submit_signup(through_first, "five@example.com") == 429
-    assert sorted(Signup.objects.values_list("email", flat=True)) == [
+    # Stored as requests for the mail worker (signups/waitlist.py).
+    assert sorted(WaitlistRequest.objects.values_list("email", flat=True)) == [
         "one@example.com", "three@example.com", "two@example.com"]

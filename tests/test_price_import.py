@@ -1,22 +1,55 @@
 """Price files from the market feed: validated, applied all or nothing, reported, seen at once."""
 import io
 import json
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import translation
 
 from catalog.models import GPU
 from catalog.price_import import import_prices
 from workloads.models import Workload
 
 from .deck import squash
+from .html import Page
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+LAUNCH_PRICES_TIME = datetime(2026, 11, 1, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def launch_content(launch_content):
+    """The launch content, its prices dated before every time in these tests' files (loading dates them now)."""
+    GPU.objects.update(price_updated_at=LAUNCH_PRICES_TIME)
+
+
+@pytest.fixture
+def editor_client(client, db):
+    user = get_user_model().objects.create_superuser("boss", "boss@example.com", "a-long-test-password")
+    client.force_login(user)
+    return client
+
+
+def upload(client, name, content, **headers):
+    """The admin's import page, given one file; the response."""
+    return client.post(reverse("admin:catalog_gpu_import_prices"), {"price_file": SimpleUploadedFile(name, content)}, **headers)
+
+
+def run_command(path):
+    """The import command on a file, in the site's default language: (applied, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with translation.override(settings.LANGUAGE_CODE):
+            call_command("import_prices", str(path), stdout=out, stderr=err)
+    except CommandError:
+        return False, out.getvalue(), err.getvalue()
+    return True, out.getvalue(), err.getvalue()
 
 
 def prices():
@@ -43,14 +76,21 @@ def test_a_valid_json_file_is_applied(launch_content):
 
 @pytest.mark.parametrize("bad_row, reason_words", [
     ("no-such-gpu,1.00,2026-11-30T10:00:00Z", "unknown GPU"),
-    ("b200,-1,2026-11-30T10:00:00Z", "between 0 and"),
+    ("b200,-1,2026-11-30T10:00:00Z", "more than 0 and at most 1000"),
+    ("b200,0,2026-11-30T10:00:00Z", "more than 0 and at most 1000"),
+    ("b200,0.00,2026-11-30T10:00:00Z", "more than 0 and at most 1000"),
+    ("b200,,2026-11-30T10:00:00Z", "no price"),
     ("b200,abc,2026-11-30T10:00:00Z", "not a number"),
     ("b200,NaN,2026-11-30T10:00:00Z", "not a number"),
     ("b200,1.999,2026-11-30T10:00:00Z", "two decimals"),
-    ("b200,5000,2026-11-30T10:00:00Z", "between 0 and"),
+    ("b200,5000,2026-11-30T10:00:00Z", "more than 0 and at most 1000"),
     ("b200,1.00,yesterday", "ISO 8601"),
     ("b200,1.00,2026-11-30T10:00:00", "ISO 8601"),
     ("b200,1.00,2027-01-01T10:00:00Z", "future"),
+    ("b200,1.00,2026-11-30T12:06:00Z", "future"),
+    ("b200,1.00,1999-12-31T23:59:59Z", "before 2000-01-01"),
+    ("b200,1.00,0001-01-01T00:00:00+14:00", "before 2000-01-01"),
+    ("b200,1.00,9999-12-31T23:59:59-14:00", "future"),
     ("h100-sxm,2.40,2026-11-30T10:00:00Z", "appears twice"),
 ])
 def test_one_bad_row_changes_nothing(launch_content, bad_row, reason_words):
@@ -117,3 +157,79 @@ def test_workload_pages_say_when_their_prices_were_updated(client, launch_conten
     assert 'Precios actualizados el <time datetime="2026-11-29T10:00:00+00:00">29 de noviembre de 2026, 10:00:00 UTC</time>' in page
     german = client.get(training.get_absolute_url("de")).content.decode()
     assert "Preise aktualisiert am" in german and "29. November 2026" in german
+
+
+def test_a_time_a_few_minutes_ahead_is_a_clock_difference_and_accepted(launch_content):
+    content = "gpu,usd_per_hour,time\nb200,7.50,2026-11-30T12:04:00Z\n"
+    assert import_prices(content, "feed.csv", now=NOW).applied
+    assert GPU.objects.get(slug="b200").price_updated_at == datetime(2026, 11, 30, 12, 4, tzinfo=timezone.utc)
+
+
+def test_a_row_older_than_the_current_price_is_kept_by_the_command(launch_content, tmp_path):
+    newer = tmp_path / "newer.csv"
+    newer.write_text("gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\n")
+    assert run_command(newer)[0]
+    older = tmp_path / "older.csv"
+    older.write_text("gpu,usd_per_hour,time\nb200,7.50,2026-11-30T11:00:00Z\nh100-sxm,2.10,2026-11-29T10:00:00Z\n")
+    applied, out, _err = run_command(older)
+    assert applied, "an older row is not an error: the rest of the file applies"
+    assert "row 2, h100-sxm: older than the current price, kept" in out
+    h100 = GPU.objects.get(slug="h100-sxm")
+    assert h100.price_usd_per_hour == Decimal("2.50")
+    assert h100.price_updated_at == datetime(2026, 11, 30, 10, 0, tzinfo=timezone.utc)
+    assert GPU.objects.get(slug="b200").price_usd_per_hour == Decimal("7.50")
+
+
+def test_a_row_older_than_the_current_price_is_kept_by_the_admin(editor_client, launch_content):
+    assert upload(editor_client, "feed.csv", b"gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\n").status_code == 200
+    response = upload(editor_client, "feed.json", json.dumps([
+        {"gpu": "b200", "usd_per_hour": "7.50", "time": "2026-11-30T11:00:00Z"},
+        {"gpu": "h100-sxm", "usd_per_hour": "2.10", "time": "2026-11-30T09:59:59Z"},
+    ]).encode())
+    assert response.status_code == 200
+    page = Page(response.content.decode())
+    kept_rows = [row for index in range(len(page.tables)) for row in page.table_cells(index) if "kept" in " ".join(row)]
+    assert kept_rows == [["2", "h100-sxm", "2026-11-30T09:59:59+00:00", "older than the current price, kept"]]
+    assert GPU.objects.get(slug="h100-sxm").price_usd_per_hour == Decimal("2.50")
+    assert GPU.objects.get(slug="b200").price_usd_per_hour == Decimal("7.50")
+
+
+def test_a_row_as_old_as_the_current_price_is_applied(launch_content):
+    import_prices("gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\n", "feed.csv", now=NOW)
+    report = import_prices("gpu,usd_per_hour,time\nh100-sxm,2.40,2026-11-30T10:00:00Z\n", "feed.csv", now=NOW)
+    assert report.applied and report.kept == []
+    assert GPU.objects.get(slug="h100-sxm").price_usd_per_hour == Decimal("2.40")
+
+
+def test_a_zero_price_is_refused_by_the_admin_upload_and_the_command(editor_client, launch_content, tmp_path):
+    zero = b"gpu,usd_per_hour,time\nb200,0.00,2026-11-30T10:00:00Z\n"
+    response = upload(editor_client, "feed.csv", zero, HTTP_ACCEPT_LANGUAGE="es")
+    assert "el precio debe ser mayor que 0" in response.content.decode()
+    path = tmp_path / "zero.csv"
+    path.write_bytes(zero)
+    applied, _out, err = run_command(path)
+    assert not applied and "more than 0" in err
+    assert GPU.objects.get(slug="b200").price_usd_per_hour == Decimal("7.99")
+
+
+DEEP_JSON = b"[" * 100_000 + b"]" * 100_000
+
+
+@pytest.mark.parametrize("name, content, english, german", [
+    ("feed.csv", b"gpu,usd_per_hour,time\nb200,1.00,0001-01-01T00:00:00+14:00\n", "before 2000-01-01", "vor dem 2000-01-01"),
+    ("feed.csv", b"gpu,usd_per_hour,time\nb200,1.00,9999-12-31T23:59:59-14:00\n", "future", "Zukunft"),
+    ("feed.json", DEEP_JSON, "nested too deeply", "zu tief verschachtelt"),
+    ("feed.json", b'{"prices": [{"gpu": "b200", "usd_per_hour": [[[[' + b"[" * 100_000 + b"]" * 100_004 + b"}]}",
+     "nested too deeply", "zu tief verschachtelt"),
+])
+def test_extreme_files_are_refused_with_a_message_not_an_error(editor_client, launch_content, tmp_path,
+                                                               name, content, english, german):
+    before = prices()
+    response = upload(editor_client, name, content, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 200
+    assert german in response.content.decode()
+    path = tmp_path / name
+    path.write_bytes(content)
+    applied, _out, err = run_command(path)
+    assert not applied and english in err
+    assert prices() == before

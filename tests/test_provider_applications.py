@@ -1,25 +1,40 @@
 """Provider applications ("join the EverXCloud Network"): the form in four languages, the stored application
 with its consent evidence, the acknowledgement mail, and the list in the admin with its status."""
+import io
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connections
+from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from signups.models import OutboxEmail, ProviderApplication
 
 from .html import Page
-from .signup_helpers import provider_data, url_in
+from .signup_helpers import provider_data, run_mail_worker, url_in
+
+
+def submission_key(client, language="es"):
+    """The idempotency key of a freshly shown form."""
+    body = client.get(url_in(language, "signups:provider_application")).content.decode()
+    return re.search(r'name="submission" value="([^"]+)"', body).group(1)
 
 
 @pytest.fixture
-def post_application(client, django_capture_on_commit_callbacks):
+def post_application(client):
+    """Show the form (a fresh submission key), post it, and let the mail worker send the acknowledgement."""
     def post(page_language="es", **data):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(url_in(page_language, "signups:provider_application"), provider_data(**data))
+        data.setdefault("submission", submission_key(client, page_language))
+        response = client.post(url_in(page_language, "signups:provider_application"), provider_data(**data))
+        run_mail_worker()
+        return response
     return post
 
 
@@ -62,10 +77,53 @@ def test_an_application_is_stored_with_status_new_and_acknowledged_in_the_visito
     assert OutboxEmail.objects.get().sent_at is not None
 
 
-def test_a_company_may_apply_more_than_once(post_application, launch_content):
-    post_application()
-    post_application()
+def test_the_same_form_sent_twice_is_one_application_and_one_mail(client, post_application, launch_content):
+    key = submission_key(client)
+    first = post_application(submission=key)
+    again = post_application(submission=key)
+    assert (first.status_code, first["Location"]) == (again.status_code, again["Location"])
+    assert ProviderApplication.objects.count() == 1 and len(mail.outbox) == 1
+
+
+def test_the_same_company_and_address_again_within_a_day_is_one_application(post_application, launch_content):
+    post_application(email="marta@computo.example", company="Cómputo Ibérico S.L.")
+    # The form filled in again after going back: a fresh key, the same application.
+    response = post_application(email="MARTA@Computo.Example", company="cómputo ibérico s.l.")
+    assert response.status_code == 303
+    assert ProviderApplication.objects.count() == 1 and len(mail.outbox) == 1
+    # Another company from the same address is another application.
+    post_application(email="marta@computo.example", company="Nube Norte S.A.")
     assert ProviderApplication.objects.count() == 2
+
+
+def test_a_company_may_apply_again_after_a_day(post_application, launch_content):
+    post_application()
+    ProviderApplication.objects.update(submitted_at=timezone.now() - timedelta(days=1, minutes=1))
+    post_application()
+    assert ProviderApplication.objects.count() == 2 and len(mail.outbox) == 2
+
+
+def test_a_double_click_sends_the_form_twice_at_once_and_stores_it_once(transactional_db, settings):
+    from django.core.management import call_command
+
+    call_command("load_launch_content", stdout=io.StringIO())
+    first = Client()
+    key = submission_key(first)
+    start = threading.Barrier(2, timeout=30)
+
+    def submit(_click):
+        browser = Client()
+        browser.handler = first.handler
+        try:
+            start.wait()
+            return browser.post(url_in("es", "signups:provider_application"),
+                                provider_data(submission=key)).status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert list(pool.map(submit, range(2))) == [303, 303]
+    assert ProviderApplication.objects.count() == 1 and OutboxEmail.objects.count() == 1
 
 
 @pytest.mark.parametrize("field, value", [

@@ -51,7 +51,8 @@ def test_production_settings_pass_the_deploy_checks(extra_env):
     env = {
         **env, "DJANGO_SETTINGS_MODULE": "everx.settings.production",
         "SECRET_KEY": "a-production-like-secret-key-that-is-long-and-random-0123456789abcdefghijkl",
-        "DATABASE_URL": "sqlite:///unused.sqlite3", "ALLOWED_HOSTS": "everxcloud.example", **extra_env,
+        "DATABASE_URL": "sqlite:///unused.sqlite3", "ALLOWED_HOSTS": "everxcloud.example",
+        "SITE_URL": "https://everxcloud.example", **extra_env,
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -67,3 +68,15 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+@pytest.mark.parametrize("site_url", [None, "everxcloud.example"])
+def test_production_settings_refuse_to_start_without_the_sites_address(site_url):
+    """Absolute URLs (canonical, sitemap, mail links) come from SITE_URL, never from a request's Host."""
+    env = {key: value for key, value in os.environ.items() if key != "SITE_URL"}
+    env.update({"DJANGO_SETTINGS_MODULE": "everx.settings.production", "SECRET_KEY": "x" * 60,
+                "DATABASE_URL": "sqlite:///unused.sqlite3", **({"SITE_URL": site_url} if site_url else {})})
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=PROJECT_DIR, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "SITE_URL" in result.stderr

@@ -8,6 +8,8 @@ import xml.etree.ElementTree as ET
 from decimal import Decimal
 from urllib.parse import urlsplit
 
+from django.conf import settings
+
 from catalog.models import GPU
 from workloads.models import Workload
 
@@ -88,7 +90,7 @@ def test_a_forged_social_image_url_is_refused(client, db):
 def test_robots_txt_names_the_sitemap(client, db):
     response = client.get("/robots.txt")
     assert response.status_code == 200
-    assert "Sitemap: http://testserver/sitemap.xml" in response.content.decode()
+    assert f"Sitemap: {settings.SITE_URL}/sitemap.xml" in response.content.decode()
 
 
 def structured(client, path):
@@ -118,7 +120,7 @@ def test_workload_pages_carry_their_faqs(client, launch_content):
 def test_the_home_page_names_the_organization(client, launch_content):
     organization = structured(client, "/es/")["Organization"]
     assert organization["name"] == "EverXCloud"
-    assert organization["url"] == "http://testserver/"
+    assert organization["url"] == f"{settings.SITE_URL}/"
     assert client.get(urlsplit(organization["logo"]).path).status_code == 200
 
 

@@ -1,6 +1,7 @@
-"""The renter signup: the form, double opt-in by mail, one-step unsubscribe, consent evidence, and the
-same answer whether an address is new or known."""
+"""The renter signup: the form, double opt-in by mail (the link's page has a button; only its POST
+confirms), unsubscribe, consent evidence, and the same answer whether an address is new or known."""
 import hashlib
+import re
 from datetime import timedelta
 
 import pytest
@@ -10,21 +11,22 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from signups.models import OutboxEmail, Signup
+from signups.models import OutboxEmail, Signup, WaitlistRequest
 from workloads.models import Workload
 
 from .html import Page, assert_page_heading
-from .signup_helpers import confirmation_path, signup_data, unsubscribe_path, url_in
+from .signup_helpers import confirmation_path, run_mail_worker, signup_data, unsubscribe_path, url_in
 
 LANGUAGES = ["es", "pt", "de", "en"]
 
 
 @pytest.fixture
-def post_signup(client, django_capture_on_commit_callbacks):
-    """POST the signup form on a language's page, running what the view does after its commit."""
+def post_signup(client):
+    """POST the signup form on a language's page, then let the mail worker do its part."""
     def post(page_language="es", **data):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(url_in(page_language, "signups:signup"), signup_data(**data))
+        response = client.post(url_in(page_language, "signups:signup"), signup_data(**data))
+        run_mail_worker()
+        return response
     return post
 
 
@@ -57,11 +59,12 @@ def test_signup_stores_one_row_and_mails_the_confirmation_in_the_chosen_language
     assert response.status_code == 303
     assert response["Location"] == url_in("es", "signups:signup_thanks")
     signup = Signup.objects.get()
-    assert (signup.email, signup.currency, signup.language) == ("Ana@Example.com", "GBP", "de")
+    # The domain is stored normalized; the part before the @ as typed (signups/addresses.py).
+    assert (signup.email, signup.currency, signup.language) == ("Ana@example.com", "GBP", "de")
     assert signup.workload == training
     assert signup.confirmed_at is None
     [message] = mail.outbox
-    assert message.to == ["Ana@Example.com"]
+    assert message.to == ["Ana@example.com"]
     with translation.override("de"):
         assert message.subject == gettext("Confirm your EverXCloud signup")
     assert message.extra_headers["Content-Language"] == "de"
@@ -89,38 +92,66 @@ def test_two_signups_get_different_tokens(post_signup, launch_content):
     assert first != second
 
 
-def test_the_link_from_the_mail_confirms_once(client, post_signup, launch_content):
+def button_forms(response):
+    """The page's forms that POST to the page itself, with their buttons."""
+    body = response.content.decode()
+    return re.findall(r'<form method="post" action="([^"]+)">.*?<button type="submit">([^<]+)</button>', body)
+
+
+def test_opening_the_link_shows_a_button_and_only_its_post_confirms_once(client, post_signup, launch_content):
     post_signup("pt", language="pt")
     path = confirmation_path(mail.outbox[0].body)
-    response = client.get(path)
+    # What a mail scanner or a link preview does: open the link, even twice. Nothing is confirmed.
+    for _opening in range(2):
+        shown = client.get(path)
+        assert shown.status_code == 200 and shown["X-Robots-Tag"] == "noindex"
+        assert_page_heading(shown, "pt", "Confirm your signup")
+        with translation.override("pt"):
+            assert button_forms(shown) == [(path, gettext("Confirm my signup"))]
+    assert Signup.objects.get().confirmed_at is None
+    response = client.post(path)
     assert response.status_code == 200
     assert_page_heading(response, "pt", "Your signup is confirmed")
     signup = Signup.objects.get()
     assert signup.confirmed_at is not None and signup.is_subscribed
-    assert signup.confirmation_token_hash is None
-    again = client.get(path)
-    assert again.status_code == 404
-    with translation.override("pt"):
-        assert Page(again.content.decode()).h1 == [gettext("This link is no longer valid")]
+    # A used link says so, in the visitor's language, whether clicked again or opened.
+    for again in (client.post(path), client.get(path)):
+        assert again.status_code == 200 and button_forms(again) == []
+        assert_page_heading(again, "pt", "Your signup is already confirmed")
+    assert Signup.objects.get().confirmed_at == signup.confirmed_at
 
 
-def test_an_expired_link_does_not_confirm(client, post_signup, launch_content):
+def test_the_confirmation_post_needs_no_cookie_or_csrf_token(post_signup, launch_content):
     post_signup()
+    mail_client = Client(enforce_csrf_checks=True)
+    assert mail_client.post(confirmation_path(mail.outbox[0].body)).status_code == 200
+    assert Signup.objects.get().is_subscribed
+
+
+def test_an_expired_link_does_not_confirm_and_says_so(client, post_signup, launch_content):
+    post_signup("de", language="de")
     Signup.objects.update(confirmation_expires_at=timezone.now() - timedelta(seconds=1))
-    assert client.get(confirmation_path(mail.outbox[0].body)).status_code == 404
+    for response in (client.get(confirmation_path(mail.outbox[0].body)),
+                     client.post(confirmation_path(mail.outbox[0].body))):
+        assert response.status_code == 410
+        assert_page_heading(response, "de", "This link is no longer valid")
     assert Signup.objects.get().confirmed_at is None
 
 
 @pytest.mark.parametrize("token", ["x", "A" * 43, "A" * 500])
-def test_made_up_tokens_confirm_nothing(client, post_signup, launch_content, token):
+def test_made_up_tokens_confirm_nothing_and_get_a_clear_localized_page(client, post_signup, launch_content,
+                                                                       token):
     post_signup()
-    assert client.get(url_in("es", "signups:confirm", token=token)).status_code == 404
+    path = url_in("es", "signups:confirm", token=token)
+    for response in (client.get(path), client.post(path)):
+        assert response.status_code == 404
+        assert_page_heading(response, "es", "This link is not valid")
     assert Signup.objects.get().confirmed_at is None
 
 
-def test_confirmation_link_ignores_head_requests_of_link_checkers(client, post_signup, launch_content):
+def test_head_requests_of_link_checkers_confirm_nothing(client, post_signup, launch_content):
     post_signup()
-    assert client.head(confirmation_path(mail.outbox[0].body)).status_code == 405
+    assert client.head(confirmation_path(mail.outbox[0].body)).status_code == 200
     assert Signup.objects.get().confirmed_at is None
 
 
@@ -132,20 +163,44 @@ def test_every_list_mail_has_an_unsubscribe_link_and_the_one_click_headers(post_
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
-def test_unsubscribe_link_works_in_one_step(client, post_signup, launch_content):
+def test_the_unsubscribe_link_shows_a_button_and_only_its_post_unsubscribes(client, post_signup,
+                                                                             launch_content):
     post_signup()
-    client.get(confirmation_path(mail.outbox[0].body))
-    response = client.get(unsubscribe_path(mail.outbox[0].body))
-    assert response.status_code == 200
+    client.post(confirmation_path(mail.outbox[0].body))
+    path = unsubscribe_path(mail.outbox[0].body)
+    shown = client.get(path)
+    assert shown.status_code == 200 and shown["X-Robots-Tag"] == "noindex"
+    assert_page_heading(shown, "es", "Unsubscribe from the launch emails")
     with translation.override("es"):
-        assert Page(response.content.decode()).h1 == [gettext("You are unsubscribed")]
+        assert button_forms(shown) == [(path, gettext("Unsubscribe"))]
+    assert Signup.objects.get().is_subscribed
+    response = client.post(path)
+    assert response.status_code == 200
+    assert_page_heading(response, "es", "You are unsubscribed")
     signup = Signup.objects.get()
     assert signup.unsubscribed_at is not None and not signup.is_subscribed
+    # Used: opening or sending it again says so, and changes nothing.
+    for again in (client.get(path), client.post(path)):
+        assert again.status_code == 200 and button_forms(again) == []
+        assert_page_heading(again, "es", "You are unsubscribed")
+        with translation.override("es"):
+            used = gettext("This link has been used already: we will not email you about the launch any more.")
+            assert used in again.content.decode()
+    assert Signup.objects.get().unsubscribed_at == signup.unsubscribed_at
+
+
+def test_an_unknown_unsubscribe_key_gets_a_clear_localized_page(client, launch_content):
+    from .signup_helpers import SAMPLE_UUID
+
+    response = client.post(url_in("de", "signups:unsubscribe", key=SAMPLE_UUID))
+    assert response.status_code == 404
+    assert_page_heading(response, "de", "This link is not valid")
 
 
 def test_one_click_unsubscribe_by_post_needs_no_csrf_token(post_signup, launch_content):
     post_signup()
     mail_client = Client(enforce_csrf_checks=True)
+    assert not mail_client.cookies
     response = mail_client.post(unsubscribe_path(mail.outbox[0].body), {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     assert Signup.objects.get().unsubscribed_at is not None
@@ -154,8 +209,8 @@ def test_one_click_unsubscribe_by_post_needs_no_csrf_token(post_signup, launch_c
 def test_unsubscribing_before_confirming_voids_the_confirmation_link(client, post_signup, launch_content):
     post_signup()
     body = mail.outbox[0].body
-    client.get(unsubscribe_path(body))
-    assert client.get(confirmation_path(body)).status_code == 404
+    client.post(unsubscribe_path(body))
+    assert client.post(confirmation_path(body)).status_code == 410
     assert Signup.objects.get().confirmed_at is None
 
 
@@ -163,7 +218,7 @@ def test_consent_evidence_is_kept(client, post_signup, launch_content):
     workload_path = Workload.objects.get(key="fine-tuning").get_absolute_url("pt")
     before = timezone.now()
     post_signup("pt", language="en", source=workload_path + "?utm=x")
-    client.get(confirmation_path(mail.outbox[0].body))
+    client.post(confirmation_path(mail.outbox[0].body))
     signup = Signup.objects.get()
     assert before <= signup.signed_up_at <= signup.confirmed_at <= timezone.now()
     assert signup.consent_text_version == "renter-1"
@@ -181,6 +236,23 @@ def test_the_forms_page_is_only_ever_a_path_on_this_site(post_signup, launch_con
     assert Signup.objects.get().source_path == url_in("es", "signups:signup")
 
 
+def test_a_path_that_matches_a_url_pattern_but_is_no_page_is_not_recorded(post_signup, launch_content):
+    from .signup_helpers import SAMPLE_UUID
+
+    invented = [
+        url_in("es", "catalog:gpu_detail", slug="no-such-gpu"),
+        url_in("es", "workload", slug="no-such-workload"),
+        url_in("es", "signups:confirm", token="made-up"),
+        url_in("es", "signups:unsubscribe", key=SAMPLE_UUID),
+        url_in("es", "signups:signup_thanks"),
+    ]
+    real = Workload.objects.get(key="llm-training").get_absolute_url("es")
+    for number, source in enumerate([*invented, real]):
+        post_signup(email=f"visitor{number}@example.com", source=source)
+    recorded = list(Signup.objects.order_by("email").values_list("source_path", flat=True))
+    assert recorded == [url_in("es", "signups:signup")] * len(invented) + [real]
+
+
 def test_the_page_a_visitor_came_from_fills_the_source(client, launch_content):
     workload_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
     body = client.get(url_in("es", "signups:signup"), HTTP_REFERER=f"http://testserver{workload_path}").content.decode()
@@ -191,7 +263,7 @@ def test_the_page_a_visitor_came_from_fills_the_source(client, launch_content):
 
 @pytest.mark.parametrize("address, again", [
     ("ana@example.com", "ANA@example.COM"),
-    # Python and PostgreSQL lowercase "İ" differently: the database alone decides what is the same.
+    # Python and PostgreSQL lowercase "İ" differently: the domain is IDNA-encoded before either compares.
     ("ana@İstanbul.example", "ANA@İSTANBUL.EXAMPLE"),
 ])
 def test_the_same_address_twice_answers_as_a_new_one_and_keeps_one_row(client, post_signup, launch_content,
@@ -215,13 +287,14 @@ def test_a_pending_address_asking_again_later_gets_a_fresh_link_and_the_old_one_
     assert Signup.objects.count() == 1 and len(mail.outbox) == 2
     signup = Signup.objects.get()
     assert (signup.currency, signup.language) == ("USD", "pt")
-    assert client.get(confirmation_path(mail.outbox[0].body)).status_code == 404
-    assert client.get(confirmation_path(mail.outbox[1].body)).status_code == 200
+    assert client.post(confirmation_path(mail.outbox[0].body)).status_code == 404
+    assert client.post(confirmation_path(mail.outbox[1].body)).status_code == 200
+    assert Signup.objects.get().is_subscribed
 
 
 def test_a_confirmed_address_is_left_as_it_is(client, post_signup, launch_content):
     post_signup(currency="EUR")
-    client.get(confirmation_path(mail.outbox[0].body))
+    client.post(confirmation_path(mail.outbox[0].body))
     Signup.objects.update(signed_up_at=timezone.now() - timedelta(days=1))
     response = post_signup(currency="GBP")
     assert response.status_code == 303
@@ -232,12 +305,14 @@ def test_a_confirmed_address_is_left_as_it_is(client, post_signup, launch_conten
 
 def test_an_unsubscribed_address_signing_up_again_must_confirm_again(client, post_signup, launch_content):
     post_signup()
-    client.get(confirmation_path(mail.outbox[0].body))
-    client.get(unsubscribe_path(mail.outbox[0].body))
+    client.post(confirmation_path(mail.outbox[0].body))
+    client.post(unsubscribe_path(mail.outbox[0].body))
     post_signup()
     signup = Signup.objects.get()
     assert signup.unsubscribed_at is None and signup.confirmed_at is None
-    assert client.get(confirmation_path(mail.outbox[1].body)).status_code == 200
+    # The first mail's link does not confirm the new signup: only the new mail's link does.
+    assert client.post(confirmation_path(mail.outbox[0].body)).status_code == 404
+    assert client.post(confirmation_path(mail.outbox[1].body)).status_code == 200
     assert Signup.objects.get().is_subscribed
 
 
@@ -253,6 +328,7 @@ def test_a_filled_honeypot_gets_the_thank_you_page_and_stores_nothing(post_signu
     response = post_signup(website="http://spam.example")
     assert response.status_code == 303 and response["Location"] == url_in("es", "signups:signup_thanks")
     assert not Signup.objects.exists() and not OutboxEmail.objects.exists() and not mail.outbox
+    assert not WaitlistRequest.objects.exists()
 
 
 def test_the_thank_you_page_is_in_the_visitors_language(client, launch_content):

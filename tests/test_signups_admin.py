@@ -140,3 +140,69 @@ def test_outbox_lists_pending_sent_and_given_up_mails_and_can_retry(admin_client
     admin_client_logged_in.post(url, {"action": "retry_now", "_selected_action": [given_up.pk]})
     given_up.refresh_from_db()
     assert given_up.next_attempt_at is not None and given_up.next_attempt_at <= timezone.now()
+
+
+@pytest.mark.parametrize("key", ["privacy", "legal-notice"])
+def test_the_legal_pages_cannot_be_deleted_in_the_admin(admin_client_logged_in, launch_content, key):
+    from django.contrib.messages import get_messages
+    from django.utils.translation import gettext
+
+    from signups.models import LegalPage
+
+    page = LegalPage.objects.get(key=key)
+    change_url = reverse("admin:signups_legalpage_change", args=[page.pk])
+    assert 'class="deletelink"' not in admin_client_logged_in.get(change_url).content.decode()
+    changelist = admin_client_logged_in.get(reverse("admin:signups_legalpage_changelist")).content.decode()
+    assert "delete_selected" not in changelist
+    delete_url = reverse("admin:signups_legalpage_delete", args=[page.pk])
+    attempts = (admin_client_logged_in.get(delete_url), admin_client_logged_in.post(delete_url, {"post": "yes"}))
+    for response in attempts:
+        assert response.status_code == 302 and response["Location"] == change_url
+        assert gettext(
+            "The privacy policy and the legal notice cannot be deleted: every form links to the privacy "
+            "policy and records the version agreed to. Edit the text and its version instead."
+        ) in [str(message) for message in get_messages(response.wsgi_request)]
+    assert LegalPage.objects.filter(key=key).exists()
+
+
+def test_the_model_refuses_to_delete_a_legal_page_too(launch_content):
+    from django.db import transaction
+    from django.db.models import ProtectedError
+
+    from signups.models import LegalPage
+
+    with pytest.raises(ProtectedError), transaction.atomic():
+        LegalPage.objects.get(key="privacy").delete()
+    with pytest.raises(ProtectedError), transaction.atomic():
+        LegalPage.objects.all().delete()
+    assert LegalPage.objects.count() == 2
+
+
+def test_an_editors_attempt_to_delete_the_privacy_policy_leaves_the_consent_link_and_version(client,
+                                                                                              launch_content):
+    from core.editor_role import ensure_editor_group
+    from signups.models import LegalPage, WaitlistRequest
+
+    from .signup_helpers import signup_data, url_in
+
+    editor = get_user_model().objects.create_user("editor", "editor@example.com", "a-long-password-9",
+                                                  is_staff=True)
+    editor.groups.add(ensure_editor_group())
+    client.force_login(editor)
+    privacy = LegalPage.objects.get(key="privacy")
+    client.post(reverse("admin:signups_legalpage_delete", args=[privacy.pk]), {"post": "yes"})
+    client.post(reverse("admin:signups_legalpage_changelist"),
+                {"action": "delete_selected", "_selected_action": [privacy.pk], "post": "yes"})
+    client.logout()
+    assert client.get(url_in("es", "signups:privacy")).status_code == 200
+    client.post(url_in("es", "signups:signup"), signup_data())
+    assert WaitlistRequest.objects.get().privacy_policy_version == "1.0"
+
+
+def test_the_admin_search_finds_an_address_however_it_is_spelt(admin_client_logged_in, db):
+    Signup.objects.create(email="idn@xn--bcher-kva.example", currency="EUR", language="de", **CONSENT)
+    Signup.objects.create(email="other@example.com", currency="EUR", language="de", **CONSENT)
+    url = reverse("admin:signups_signup_changelist")
+    for spelling in ("IDN@BÜCHER.example", "idn@ｂüｃｈｅｒ.example", "idn@xn--bcher-kva.example"):
+        body = admin_client_logged_in.get(url, {"q": spelling}).content.decode()
+        assert "idn@xn--bcher-kva.example" in body and "other@example.com" not in body, spelling

@@ -7,10 +7,10 @@ from django.core import mail
 from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.utils import CursorWrapper
 
-from signups.models import OutboxEmail, Signup
+from signups.models import OutboxEmail, ProviderApplication, Signup
 
 from .html import assert_page_heading
-from .signup_helpers import signup_data, url_in
+from .signup_helpers import provider_data, signup_data, url_in
 
 
 def database_down(error=OperationalError):
@@ -43,10 +43,26 @@ def test_pages_with_the_database_down_get_the_503_page(client, launch_content, v
 
 
 def test_a_failed_commit_gets_a_503_and_leaves_neither_row_nor_mail(client, live_launch_content):
+    """The provider form writes the application and its mail in one transaction. (A signup request is one
+    insert, committed as it runs: the database going away then fails the insert, as above.)"""
     connection = connections["default"]
     failing_commit = OperationalError("server closed the connection")
     with mock.patch.object(connection, "commit", side_effect=failing_commit):
-        response = client.post(url_in("es", "signups:signup"), signup_data())
+        response = client.post(url_in("es", "signups:provider_application"), provider_data())
     assert_unavailable_page(response, "es")
-    assert not Signup.objects.exists() and not OutboxEmail.objects.exists()
+    assert not ProviderApplication.objects.exists() and not OutboxEmail.objects.exists()
     assert mail.outbox == []
+
+
+def test_a_worker_whose_commit_fails_keeps_the_signup_request_for_its_next_pass(transactional_db):
+    from signups.models import WaitlistRequest
+    from signups.waitlist import apply_requests
+
+    WaitlistRequest.objects.create(email="ana@example.com", currency="EUR", language="es",
+                                   consent_text_version="renter-1", consent_language="es", source_path="/es/")
+    connection = connections["default"]
+    failing_commit = OperationalError("server closed the connection")
+    with mock.patch.object(connection, "commit", side_effect=failing_commit), pytest.raises(OperationalError):
+        apply_requests()
+    assert WaitlistRequest.objects.count() == 1 and not Signup.objects.exists()
+    assert apply_requests() == 1 and Signup.objects.count() == 1 and OutboxEmail.objects.count() == 1

@@ -1,5 +1,6 @@
-"""Mail through a real SMTP server on loopback; a mail server that is down loses nothing: the signup is
-kept, its mail waits in the outbox and `send_outbox` delivers it, once, when the server is back."""
+"""Mail through a real SMTP server on loopback, sent by the mail worker (`send_outbox`) only; a mail server
+that is down loses nothing: the signup is kept, its mail waits in the outbox and the worker delivers it,
+once, when the server is back."""
 import email
 import email.policy
 import io
@@ -17,10 +18,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from signups import confirmation, outbox
-from signups.models import OutboxEmail, Signup
+from signups.models import OutboxEmail, Signup, WaitlistRequest
 
 from . import servers
-from .signup_helpers import CONFIRM_LINK, confirmation_path, free_port, signup_data, smtp_server, smtp_settings, url_in
+from .signup_helpers import (
+    CONFIRM_LINK, confirmation_path, free_port, run_mail_worker, signup_data, smtp_server, smtp_settings,
+    url_in,
+)
 
 
 def received(mailbox):
@@ -28,16 +32,15 @@ def received(mailbox):
             for envelope in mailbox.messages]
 
 
-def post_signup(client, capture, page_language="es", **data):
-    with capture(execute=True):
-        return client.post(url_in(page_language, "signups:signup"), signup_data(**data))
+def post_signup(client, page_language="es", **data):
+    return client.post(url_in(page_language, "signups:signup"), signup_data(**data))
 
 
-def test_the_confirmation_goes_through_a_real_smtp_server_and_its_link_confirms(
-        client, launch_content, django_capture_on_commit_callbacks):
+def test_the_confirmation_goes_through_a_real_smtp_server_and_its_link_confirms(client, launch_content):
     with smtp_server() as (port, mailbox), override_settings(**smtp_settings(port)):
-        response = post_signup(client, django_capture_on_commit_callbacks, "es", email="lucia@example.com",
-                               language="es")
+        response = post_signup(client, "es", email="lucia@example.com", language="es")
+        assert mailbox.messages == []  # the request only stored the signup
+        run_mail_worker()
     assert response.status_code == 303
     [message] = received(mailbox)
     assert mailbox.messages[0].rcpt_tos == ["lucia@example.com"]
@@ -47,18 +50,17 @@ def test_the_confirmation_goes_through_a_real_smtp_server_and_its_link_confirms(
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert "/es/" in message["List-Unsubscribe"]
     body = message.get_content()
-    assert client.get(confirmation_path(body)).status_code == 200
+    assert client.post(confirmation_path(body)).status_code == 200
     assert Signup.objects.get().is_subscribed
     sent = OutboxEmail.objects.get()
     assert sent.sent_at is not None and sent.attempts == 1 and sent.next_attempt_at is None
 
 
-def test_with_the_mail_server_down_the_signup_is_kept_and_the_worker_sends_it_later(
-        client, launch_content, django_capture_on_commit_callbacks):
+def test_with_the_mail_server_down_the_signup_is_kept_and_the_worker_sends_it_later(client, launch_content):
     closed_port = free_port()
     with override_settings(**smtp_settings(closed_port)):
-        response = post_signup(client, django_capture_on_commit_callbacks, "pt", email="rui@example.com",
-                               language="pt")
+        response = post_signup(client, "pt", email="rui@example.com", language="pt")
+        run_mail_worker()
     assert response.status_code == 303
     assert response["Location"] == url_in("pt", "signups:signup_thanks")
     assert Signup.objects.filter(email="rui@example.com").exists()
@@ -79,7 +81,7 @@ def test_with_the_mail_server_down_the_signup_is_kept_and_the_worker_sends_it_la
     [message] = received(mailbox)
     with translation.override("pt"):
         assert message["Subject"] == gettext("Confirm your EverXCloud signup")
-    assert client.get(confirmation_path(message.get_content())).status_code == 200
+    assert client.post(confirmation_path(message.get_content())).status_code == 200
     sent = OutboxEmail.objects.get()
     assert sent.sent_at is not None and sent.attempts == 2 and sent.last_error == ""
 
@@ -105,7 +107,7 @@ def test_retries_back_off_and_give_up_after_the_last_attempt(db, settings):
     assert minutes == [1, 2, 4, 8, 256, 360, 360]
 
 
-def test_a_mail_is_claimed_once_so_request_and_worker_never_both_send_it(db, mailoutbox):
+def test_a_mail_is_claimed_once_so_two_workers_never_both_send_it(db, mailoutbox):
     mail = OutboxEmail.objects.create(recipient="a@example.com", subject="s", body="b", language="en")
     now = timezone.now()
     assert outbox.claim(mail.pk, now) is True
@@ -115,24 +117,27 @@ def test_a_mail_is_claimed_once_so_request_and_worker_never_both_send_it(db, mai
     assert mailoutbox == []
 
 
-def test_a_signup_whose_transaction_rolls_back_sends_no_mail(db, mailoutbox,
-                                                             django_capture_on_commit_callbacks):
+def test_a_signup_whose_transaction_rolls_back_sends_no_mail(db, mailoutbox):
     from django.db import transaction
 
     from signups import waitlist
 
     consent = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
                "source_path": "/es/signup/"}
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
-        with transaction.atomic():
-            waitlist.join(email="x@example.com", currency="EUR", language="es", workload=None,
-                          consent=consent)
-            raise RuntimeError("something failed after the signup was written")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        waitlist.join(email="x@example.com", currency="EUR", language="es", workload_id=None,
+                      consent=consent, at=timezone.now())
+        raise RuntimeError("something failed after the signup was written")
+    assert outbox.send_due() == (0, 0)
     assert not Signup.objects.exists() and not OutboxEmail.objects.exists() and mailoutbox == []
 
 
-def test_the_worker_loop_delivers_and_stops_cleanly_on_sigterm(transactional_db):
+def test_the_worker_loop_applies_signups_delivers_and_stops_cleanly_on_sigterm(transactional_db):
     OutboxEmail.objects.create(recipient="worker@example.com", subject="Hallo", body="Text", language="de")
+    WaitlistRequest.objects.create(
+        email="waiting@example.com", currency="EUR", language="de", consent_text_version="renter-1",
+        privacy_policy_version="1.0", consent_language="de", source_path="/de/",
+    )
     with smtp_server() as (port, mailbox):
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "everx.settings.test",
                "DATABASE_URL": servers.test_database_url(),
@@ -144,12 +149,13 @@ def test_the_worker_loop_delivers_and_stops_cleanly_on_sigterm(transactional_db)
         )
         try:
             deadline = time.monotonic() + 30
-            while not mailbox.messages and time.monotonic() < deadline and worker.poll() is None:
+            while len(mailbox.messages) < 2 and time.monotonic() < deadline and worker.poll() is None:
                 time.sleep(0.1)
-            assert len(mailbox.messages) == 1, "the worker sent nothing"
+            assert len(mailbox.messages) == 2, "the worker did not send both mails"
         finally:
             worker.send_signal(signal.SIGTERM)
             stdout, stderr = worker.communicate(timeout=15)
     assert worker.returncode == 0, stderr
-    assert "1 sent" in stdout
-    assert OutboxEmail.objects.get().sent_at is not None
+    assert "Waitlist: 1 applied" in stdout and "2 sent" in stdout
+    assert not WaitlistRequest.objects.exists() and Signup.objects.get().email == "waiting@example.com"
+    assert OutboxEmail.objects.filter(sent_at__isnull=True).count() == 0

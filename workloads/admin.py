@@ -44,7 +44,7 @@ class WorkloadAdmin(TabbedTranslationAdmin):
     fieldsets = (
         (None, {"fields": ("key", "order", "is_published", "public_pages", "updated_at")}),
         (_("Page"), {"fields": ("slug", "title", "summary", "intro")}),
-        (_("Table"), {"fields": ("table_heading", "swipe_hint", "note")}),
+        (_("Table"), {"fields": ("table_heading", "swipe_hint", "note", "chart_column")}),
         (_("Headings and links"), {"fields": ("matters_heading", "compare_label", "faq_heading")}),
     )
     inlines = (WorkloadGPUInline, WorkloadColumnInline, WorkloadSectionInline, WorkloadFAQInline)

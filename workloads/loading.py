@@ -70,7 +70,8 @@ def load_workload(key, content_dir, reset):
         for lang in languages() if (content_dir / lang / f"{key}.toml").exists()
     }
     workload, created = Workload.objects.get_or_create(key=key, defaults={"order": structure["order"]})
-    values = {"order": structure["order"], "is_published": structure["published"]}
+    values = {"order": structure["order"], "is_published": structure["published"],
+              "chart_column": structure.get("chart_column", "")}
     for field in WORKLOAD_TEXT_FIELDS:
         values.update(translated(texts, field))
     if apply(workload, values, reset or created):
@@ -109,6 +110,9 @@ def load_workload(key, content_dir, reset):
             column.save()
     if reset:
         workload.columns.exclude(key__in=column_keys).delete()
+    plottable = {column.key for column in workload.columns.all() if column.is_plottable}
+    if workload.chart_column and workload.chart_column not in plottable:
+        raise ValueError(f"{key}: chart_column {workload.chart_column!r} is not one of {sorted(plottable)}")
 
     load_ordered(WorkloadSection, workload,
                  {lang: text.get("sections", []) for lang, text in texts.items()}, ("heading", "body"), reset)

@@ -6,6 +6,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import GPU
+from catalog.specs import PLOTTABLE_SPECS
 
 
 class WorkloadQuerySet(models.QuerySet):
@@ -36,6 +37,11 @@ class Workload(models.Model):
     matters_heading = models.CharField(_("'what matters' heading"), max_length=160, blank=True)
     compare_label = models.CharField(_("comparison link text"), max_length=160, blank=True)
     faq_heading = models.CharField(_("FAQ heading"), max_length=200, blank=True)
+    chart_column = models.SlugField(
+        _("chart column"), max_length=40, blank=True,
+        help_text=_("Key of the table column the chart plots against the price per hour. Empty: the first "
+                    "'largest model that fits' column, else the first column with a quantity such as memory."),
+    )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     objects = WorkloadQuerySet.as_manager()
@@ -64,8 +70,26 @@ class Workload(models.Model):
                         taken = False
                 if taken:
                     errors[f"slug_{code}"] = _("Another page of the site has this address in this language.")
+        saved_columns = self.columns.all() if self.pk else ()
+        if self.chart_column and not any(
+            column.key == self.chart_column and column.is_plottable for column in saved_columns
+        ):
+            errors["chart_column"] = _(
+                "No saved column of this workload has this key and a number to plot (a sizing column, or a spec "
+                "such as memory or FP64). Save a new column first, then choose it here."
+            )
         if errors:
             raise ValidationError(errors)
+
+    def plotted_column(self):
+        """The column the chart plots against price: the one ``chart_column`` names if it can be plotted,
+        else the first 'largest model that fits' column, else the first plottable spec; None when there is
+        none. Works on prefetched columns."""
+        columns = list(self.columns.all())
+        chosen = [column for column in columns if column.key == self.chart_column and column.is_plottable]
+        fits = [column for column in columns if column.kind == WorkloadColumn.Kind.MODEL_FIT]
+        specs = [column for column in columns if column.kind == WorkloadColumn.Kind.SPEC and column.is_plottable]
+        return next(iter(chosen + fits + specs), None)
 
     def is_named_in(self, language):
         return bool(getattr(self, f"title_{language}", None))
@@ -158,6 +182,12 @@ class WorkloadColumn(models.Model):
 
     def __str__(self):
         return self.label or self.key
+
+    @property
+    def is_plottable(self):
+        """Its cells hold a quantity a chart can plot against the price: a sizing rule's number, or a spec
+        such as memory (not a name, the year or the price itself)."""
+        return self.kind != self.Kind.SPEC or self.spec in PLOTTABLE_SPECS
 
     def clean(self):
         errors = {}

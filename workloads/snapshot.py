@@ -9,13 +9,13 @@ memory; the first page rendered after a change pays for the reload (6 queries).
 
 Model instances in the snapshot are shared by every request of the process: read them, never change them.
 Their translated fields read in whatever language is active, so one snapshot serves every language."""
-import threading
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from core.content_version import content_version
+from core.per_version import PerContentVersion
 
+from .charts import workload_chart
 from .models import CallToAction, Workload, WorkloadGPU
 from .tables import workload_table
 
@@ -27,6 +27,7 @@ class WorkloadContent:
     calls_to_action: dict
     _paths: dict = field(default_factory=dict)
     _tables: dict = field(default_factory=dict)
+    _charts: dict = field(default_factory=dict)
 
     def with_page_in(self, language):
         """Workloads whose page is published in ``language``, in the site's order."""
@@ -60,6 +61,13 @@ class WorkloadContent:
             self._tables[key] = workload_table(workload)
         return self._tables[key]
 
+    def chart(self, workload, language):
+        """``workload_chart(workload)`` in ``language`` (the active one), worked out once per snapshot."""
+        key = (workload.pk, language)
+        if key not in self._charts:
+            self._charts[key] = workload_chart(workload)
+        return self._charts[key]
+
     def links(self, workloads, language):
         """(workload, path of its page in ``language`` or None) for a list of links."""
         return [(workload, self.path(workload, language) if workload.has_page_in(language) else None)
@@ -74,18 +82,5 @@ def load(version):
     return WorkloadContent(version=version, workloads=workloads, calls_to_action=calls_to_action)
 
 
-_current = None
-_loading = threading.Lock()
-
-
-def workload_content():
-    """The snapshot of the current content version, loaded now if this process has not got it yet."""
-    global _current
-    version = content_version()
-    snapshot = _current
-    if snapshot is None or snapshot.version != version:
-        with _loading:
-            snapshot = _current
-            if snapshot is None or snapshot.version != version:
-                snapshot = _current = load(version)
-    return snapshot
+# The snapshot of the current content version, loaded now if this process has not got it yet.
+workload_content = PerContentVersion(load)

@@ -36,6 +36,7 @@ def workload_detail(request, slug):
         "workload": workload,
         "columns": list(workload.columns.all()),
         "table_rows": content.table(workload, language),
+        "chart": content.chart(workload, language),
         "other_workloads": content.links(
             [other for other in content.named_in(language) if other.pk != workload.pk], language),
         "calls_to_action": content.calls_to_action,

@@ -31,6 +31,9 @@ def env_list(name, default=""):
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env("SECRET_KEY", required=True)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+# The site's public origin: every absolute URL (mail links, canonical, hreflang, sitemap, social images,
+# JSON-LD) is built on it, never on the request's Host header, which a visitor chooses. Required in
+# production.
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
@@ -47,6 +50,7 @@ INSTALLED_APPS = [
     "catalog",
     "workloads",
     "signups",
+    "storefront",
 ]
 
 MIDDLEWARE = [
@@ -62,6 +66,10 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A wrong method gets the 405 of the view's allowed methods, before CSRF takes it for a forged form.
+    "core.middleware.AllowedMethodsMiddleware",
+    # Before the CSRF check, which reads the body: files are refused before one byte of them is kept.
+    "signups.middleware.NoFileUploadsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -83,7 +91,6 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "core.context_processors.site_navigation",
             ],
         },
     },
@@ -96,6 +103,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent writers (two workers taking signups) wait for each other, up to 20 s, instead of failing
+    # with "database is locked": a transaction takes the write lock when it begins (a read lock upgraded
+    # later fails at once, timeout or not), and WAL lets readers go on meanwhile.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -131,33 +146,51 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 ADMIN_URL = env("ADMIN_URL", "admin/").strip("/") + "/"
-# Admin login throttling (core/admin_site.py): failures counted in the shared cache.
+# Admin login throttling (core/admin_site.py): failures counted in the shared cache, per username from
+# one address, per address, and (the ceiling) per username from every address within a window.
 LOGIN_MAX_FAILURES_PER_USER = int(env("LOGIN_MAX_FAILURES_PER_USER", 5))
 LOGIN_MAX_FAILURES_PER_ADDRESS = int(env("LOGIN_MAX_FAILURES_PER_ADDRESS", 20))
 LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", 15 * 60))
+LOGIN_USER_CEILING = int(env("LOGIN_USER_CEILING", 100))
+LOGIN_USER_CEILING_SECONDS = int(env("LOGIN_USER_CEILING_SECONDS", 60 * 60))
 # Proxies in front of the app that append to X-Forwarded-For (0: use the connection's address).
 TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", 0))
 
-# Caches: one per process by default; with REDIS_URL, shared by every app server (pages, the content
-# version and rate-limit counters).
+# The shared cache: pages, the content version, rate-limit and login-failure counters. Every process of
+# every app server must see the same one, so it is never per process: Redis with REDIS_URL (the faster),
+# else a table in the database (`manage.py createcachetable`: the start script and `make run` run it).
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+        # A Redis that is down or unreachable costs a request half a second, not a TCP timeout.
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx"}}
+    CACHES = {"default": {
+        # Django's database cache with counters that several processes can share (core/database_cache.py).
+        "BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache",
+        # Culling removes keys in key order, counters among them: keep it for a real overflow.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }}
+# Seconds a process keeps the content version it read before reading the shared one again: a change
+# reaches every process within this time (core/content_version.py).
+CONTENT_VERSION_MAX_AGE = 1.0
 
 # Whole-page cache (core/page_cache.py), keyed by language, path and content version.
 PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE_ENABLED", True)
 PAGE_CACHE_SECONDS = int(env("PAGE_CACHE_SECONDS", 24 * 3600))
+# Pages each process also keeps in memory, most recently served first (core/page_cache.py).
+PAGE_MEMORY_CACHE_BYTES = int(env("PAGE_MEMORY_CACHE_BYTES", 32 * 1024 * 1024))
 # What browsers and a CDN in front are told: browsers revalidate (ETag), a CDN may keep a page briefly.
 PAGE_BROWSER_MAX_AGE = int(env("PAGE_BROWSER_MAX_AGE", 0))
 PAGE_SHARED_MAX_AGE = int(env("PAGE_SHARED_MAX_AGE", 60))
 PAGE_STALE_WHILE_REVALIDATE = int(env("PAGE_STALE_WHILE_REVALIDATE", 600))
 # Apps whose models hold page content: any change there bumps the content version.
-CONTENT_APPS = ["catalog", "workloads"]
+CONTENT_APPS = ["catalog", "workloads", "storefront"]
 # What the Editors group may view, add, change and delete (core/editor_role.py): site content only.
 # Signups and provider applications are personal data, for staff given those permissions one by one.
-EDITOR_MODELS = ["catalog", "workloads", "signups.legalpage"]
+EDITOR_MODELS = ["catalog", "workloads", "signups.legalpage", "storefront"]
 
 # Security headers. Pages carry no inline script or style; a nonce covers any that must be inline.
 CONTENT_SECURITY_POLICY = {
@@ -194,8 +227,9 @@ LOGGING = {
 # Files served at the site root (favicon.ico), from root_files/.
 WHITENOISE_ROOT = BASE_DIR / "root_files"
 
-# Mail. Signup and application mails go through the outbox (signups/outbox.py): `manage.py send_outbox
-# --loop` retries what the mail server refused. EMAIL_TIMEOUT bounds how long a request waits for it.
+# Mail. Signup and application mails go through the outbox (signups/outbox.py): only the mail worker,
+# `manage.py send_outbox --loop`, talks to the mail server (requests never wait on it) and retries what it
+# refused. EMAIL_TIMEOUT bounds each attempt.
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(env("EMAIL_PORT", 25))
@@ -210,4 +244,7 @@ OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
 # counted in the shared cache.
 SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
 SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
+# Special-use top-level domains the forms accept addresses at anyway (signups/addresses.py): none in
+# production; the tests use .example.
+SIGNUP_ALLOWED_RESERVED_TLDS = env_list("SIGNUP_ALLOWED_RESERVED_TLDS", "")
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"

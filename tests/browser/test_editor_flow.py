@@ -33,9 +33,9 @@ def test_editor_changes_the_h100_price_and_sees_it_on_cached_pages(live_server, 
 
     # Warm the page cache in both languages with the old price.
     page.goto(es_url)
-    assert "desde2,88US$" in squashed_text(page, "table")
+    assert "desde2,88US$" in squashed_text(page, "table.gpu-table")
     page.goto(de_url)
-    assert "ab2,88$" in squashed_text(page, "table")
+    assert "ab2,88$" in squashed_text(page, "table.gpu-table")
 
     page.goto(live_server.url + reverse("admin:login"))
     page.fill("#id_username", "editor")
@@ -50,9 +50,9 @@ def test_editor_changes_the_h100_price_and_sees_it_on_cached_pages(live_server, 
     page.wait_for_selector(".messagelist .success")
 
     page.goto(es_url)
-    assert "desde2,50US$" in squashed_text(page, "table")
+    assert "desde2,50US$" in squashed_text(page, "table.gpu-table")
     page.goto(de_url)
-    assert "ab2,50$" in squashed_text(page, "table")
+    assert "ab2,50$" in squashed_text(page, "table.gpu-table")
     assert csp_errors == []
 
 

@@ -32,7 +32,11 @@ def test_table_scrolls_sideways_inside_its_region_and_the_page_does_not(live_ser
 def test_language_switcher_lands_on_the_same_page_in_portuguese(live_server, live_launch_content, phone_page):
     workload = Workload.objects.get(key="fine-tuning")
     phone_page.goto(live_server.url + workload.get_absolute_url("es"))
-    phone_page.locator(".language-switcher").get_by_role("link", name="Português").click()
+    switcher = phone_page.locator("details.language-switcher")
+    # The switcher is a closed <details>: its links show once its summary is clicked.
+    assert not switcher.get_by_role("link", name="Português").is_visible()
+    switcher.locator("summary").click()
+    switcher.get_by_role("link", name="Português").click()
     phone_page.wait_for_load_state()
     assert phone_page.url == live_server.url + workload.get_absolute_url("pt")
     assert phone_page.locator("html").get_attribute("lang") == "pt"

@@ -1,11 +1,13 @@
 """Lighthouse (npm lighthouse@12.2.3, Debian's Chromium), mobile settings, against gunicorn with the
 production settings: performance, accessibility, best practices and SEO at 100 on a workload page,
-the home page and a GPU page."""
+the home page, a GPU page and the calculator showing a result."""
 import json
 import os
 import subprocess
 
 import pytest
+from django.urls import reverse
+from django.utils import translation
 
 from catalog.models import GPU
 from workloads.models import Workload
@@ -65,16 +67,21 @@ def best_of(runs, url, output_dir, name, runtime_errors_allowed=2):
     return best, failing
 
 
-def test_lighthouse_scores_100_on_three_kinds_of_page(production_server, tmp_path):
+def test_lighthouse_scores_100_on_four_kinds_of_page(production_server, tmp_path):
     gpu = GPU.objects.get(slug="h100-sxm")
+    with translation.override("en"):
+        # A 70-billion-parameter model, full training: the results table of every GPU.
+        calculator = reverse("catalog:calculator") + "?size=70&method=full_adam"
     pages = {
         "workload": Workload.objects.get(key="llm-training").get_absolute_url("es"),
         "home": "/de/",
         "gpu": gpu.get_absolute_url("pt"),
+        "calculator": calculator,
     }
     scores, failing = {}, []
     for name, path in pages.items():
         scores[name], page_failing = best_of(3, production_server + path, tmp_path, name)
         failing += page_failing
     print("Lighthouse scores:", json.dumps(scores))
+    assert set(scores) == set(pages) and all(len(page) == 4 for page in scores.values())
     assert all(score == 1 for page in scores.values() for score in page.values()), (scores, failing)

@@ -9,7 +9,8 @@ from catalog.price_import import import_prices
 class Command(BaseCommand):
     help = (
         "Import GPU prices from the market feed: a CSV (columns gpu, usd_per_hour, time) or JSON file "
-        "(a list of objects with those keys). All or nothing: one bad row and nothing changes."
+        "(a list of objects with those keys). All or nothing: one bad row and nothing changes. A row older "
+        "than the GPU's current price is not applied: the newer price is kept."
     )
 
     def add_arguments(self, parser):
@@ -28,8 +29,13 @@ class Command(BaseCommand):
             self.stdout.write(f"changed {change.slug}: {change.old} → {change.new} USD/h at {change.time.isoformat()}")
         for slug in report.unchanged:
             self.stdout.write(f"unchanged {slug}")
+        for row in report.kept:
+            self.stdout.write(f"row {row.number}, {row.slug}: {row.reason} ({row.time.isoformat()})")
         for number, reason in report.refused:
             self.stderr.write(f"refused row {number}: {reason}" if number else f"refused: {reason}")
         if not report.applied:
             raise CommandError("Nothing was imported.")
-        self.stdout.write(self.style.SUCCESS(f"{len(report.changes)} prices changed, {len(report.unchanged)} unchanged."))
+        self.stdout.write(self.style.SUCCESS(
+            f"{len(report.changes)} prices changed, {len(report.unchanged)} unchanged, "
+            f"{len(report.kept)} older than the current price (kept)."
+        ))

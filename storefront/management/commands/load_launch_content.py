@@ -4,15 +4,16 @@ from django.db import transaction
 from catalog.loading import load_gpus, load_model_presets
 from core.content_version import content_changed
 from signups.loading import load_legal_pages
+from storefront.loading import load_landing_page
 from workloads.loading import load_workloads
 
 
 class Command(BaseCommand):
     help = (
         "Load the launch content (GPUs from catalog/data/gpus.csv, workloads and calls to action from "
-        "workloads/content/, legal pages from signups/content/). Idempotent: creates what is missing and "
-        "fills empty translations, leaving editors' changes alone. --reset makes the database equal to "
-        "the files."
+        "workloads/content/, legal pages from signups/content/, the home page from storefront/content/). "
+        "Idempotent: creates what is missing and fills empty translations, leaving editors' changes alone. "
+        "--reset makes the database equal to the files."
     )
 
     def add_arguments(self, parser):
@@ -24,9 +25,12 @@ class Command(BaseCommand):
         load_model_presets(reset=reset)
         workloads = load_workloads(reset=reset)
         load_legal_pages(reset=reset)
+        # The home page features GPUs, so it comes after them.
+        landing = load_landing_page(reset=reset)
         # Bulk writes send no signals: make every cached page fresh once the content is in.
         content_changed()
         self.stdout.write(
             f"GPUs: {created} created, {updated} reset. Workloads: {len(workloads)} "
-            f"({sum(w.is_published for w in workloads)} published)."
+            f"({sum(w.is_published for w in workloads)} published). Home page: "
+            f"{landing.featured_gpus.count()} featured GPUs, {landing.faqs.count()} FAQs."
         )

@@ -1,0 +1,39 @@
+"""The shared cache (Redis, or the database) as the site calls it: an outage is an answer, not a 500.
+
+Callers decide what an unavailable cache means for them: pages render from the database, the admin login
+is refused, visitors' form limits are not applied. After a failure this process leaves the cache alone
+for a second, so that a cache server that is down (or a host that does not answer, up to the client's
+timeouts) costs one request a second, not every request."""
+import logging
+import time
+
+from django.core.cache import cache
+from django.db import DatabaseError
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_FAILURE_SECONDS = 1.0
+# What a cache server that is down raises: Redis's connection and timeout errors; for the database cache,
+# the database's (psycopg's and sqlite3's are wrapped in Django's DatabaseError).
+OUTAGE_ERRORS = (RedisError, DatabaseError, OSError)
+
+_unavailable_until = 0.0
+
+
+class CacheUnavailable(Exception):
+    """The shared cache did not answer, or did not answer less than a second ago."""
+
+
+def shared_cache(operation, *args, **kwargs):
+    """``cache.<operation>(*args, **kwargs)``, raising CacheUnavailable when the cache server fails. Other
+    errors (``incr`` of a missing key raises ValueError) are the caller's, as with the cache itself."""
+    global _unavailable_until
+    if time.monotonic() < _unavailable_until:
+        raise CacheUnavailable
+    try:
+        return getattr(cache, operation)(*args, **kwargs)
+    except OUTAGE_ERRORS as error:
+        _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
+        logger.warning("Shared cache unavailable (%s): %s", operation, error)
+        raise CacheUnavailable from error

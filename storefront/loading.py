@@ -1,0 +1,72 @@
+"""Load the home page's launch content from ``storefront/content/`` (TOML files).
+
+``landing.toml`` holds what is the same in every language (the featured GPUs, in order);
+``<language>/landing.toml`` the text: the page's fields, and the lists ``renter_steps``, ``provider_steps``,
+``facts`` and ``faqs``, matched by position across languages. Same semantics as ``workloads.loading``:
+creates what is missing and fills empty translations, never overwriting an editor's change; ``reset``
+makes the database equal to the files."""
+from pathlib import Path
+
+from catalog.models import GPU
+from workloads.loading import apply, languages, read_toml, translated
+
+from .models import FeaturedGPU, LandingFact, LandingFAQ, LandingPage, ProviderStep, RenterStep
+from .translation import LANDING_TEXT_FIELDS
+
+CONTENT_DIR = Path(__file__).resolve().parent / "content"
+FILE_NAME = "landing.toml"
+# (model, the list's name in the files, its translated fields)
+ORDERED_LISTS = (
+    (RenterStep, "renter_steps", ("heading", "body")),
+    (ProviderStep, "provider_steps", ("heading", "body")),
+    (LandingFact, "facts", ("heading", "body")),
+    (LandingFAQ, "faqs", ("question", "answer")),
+)
+
+
+def load_ordered(model, landing, items_by_language, fields, reset):
+    """One list of a landing page: its items matched by position (their order number) across languages."""
+    count = max((len(items) for items in items_by_language.values()), default=0)
+    for position in range(1, count + 1):
+        item, created = model.objects.get_or_create(
+            landing=landing, order=position, defaults={field: "" for field in fields},
+        )
+        values = {}
+        for lang, items in items_by_language.items():
+            if position <= len(items):
+                values.update({f"{field}_{lang}": items[position - 1][field] for field in fields})
+        if apply(item, values, reset or created):
+            item.save()
+    if reset:
+        model.objects.filter(landing=landing, order__gt=count).delete()
+
+
+def load_featured_gpus(landing, slugs, reset):
+    """The featured GPUs, when there are none yet (or with ``reset``). Bulk-created: the caller bumps the
+    content version."""
+    if not reset and landing.featured_gpus.exists():
+        return
+    gpus = GPU.objects.in_bulk(slugs, field_name="slug")
+    missing = set(slugs) - set(gpus)
+    if missing:
+        raise ValueError(f"{FILE_NAME}: unknown GPUs {sorted(missing)}")
+    landing.featured_gpus.all().delete()
+    FeaturedGPU.objects.bulk_create(
+        FeaturedGPU(landing=landing, gpu=gpus[slug], order=position) for position, slug in enumerate(slugs, start=1)
+    )
+
+
+def load_landing_page(content_dir=CONTENT_DIR, *, reset=False):
+    structure = read_toml(content_dir / FILE_NAME)
+    texts = {lang: read_toml(content_dir / lang / FILE_NAME)
+             for lang in languages() if (content_dir / lang / FILE_NAME).exists()}
+    landing, created = LandingPage.objects.get_or_create(key=LandingPage.Key.HOME)
+    values = {}
+    for field in LANDING_TEXT_FIELDS:
+        values.update(translated(texts, field))
+    if apply(landing, values, reset or created):
+        landing.save()
+    load_featured_gpus(landing, structure["featured_gpus"], reset)
+    for model, name, fields in ORDERED_LISTS:
+        load_ordered(model, landing, {lang: text.get(name, []) for lang, text in texts.items()}, fields, reset)
+    return landing

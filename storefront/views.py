@@ -1,0 +1,62 @@
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from catalog.specs import spec_text
+from core.formatting import format_price_per_hour
+from core.page_cache import cached_page
+from core.pages import absolute_url, page_context, urls_by_language
+from workloads.snapshot import workload_content
+from workloads.views import faq_page
+
+from .snapshot import landing_content
+
+
+def organization(request):
+    """schema.org Organization for the home page."""
+    return {
+        "@context": "https://schema.org",
+        "@type": "Organization",
+        "name": "EverXCloud",
+        "url": absolute_url("/"),
+        "logo": absolute_url(static("icons/icon-512.png")),
+        "description": _("GPU spot market: prepaid balance in EUR, USD or GBP, GPU hours billed by the hour."),
+    }
+
+
+def price_cards(gpus, language):
+    """Name, page, memory and starting price of each GPU, in ``language`` (the active one)."""
+    return [
+        {
+            "name": gpu.name,
+            "path": gpu.get_absolute_url(language),
+            "memory": f"{spec_text(gpu, 'memory_gb')} {gpu.memory_type}".strip(),
+            "price": format_price_per_hour(gpu.price_usd_per_hour),
+        }
+        for gpu in gpus
+    ]
+
+
+@cached_page
+def home(request):
+    language = translation.get_language()
+    landing = landing_content()
+    page = landing.page
+    structured_data = [organization(request)]
+    if page is not None and page.faqs.all():
+        structured_data.append(faq_page(page))
+    context = page_context(
+        request, urls_by_language("home"),
+        title=page.title if page else "EverXCloud",
+        description=page.description if page else "",
+        structured_data=structured_data,
+    )
+    content = workload_content()
+    context.update({
+        "landing": page,
+        "price_cards": price_cards(landing.priced_gpus(), language),
+        "workloads": content.links(content.named_in(language), language),
+        "calls_to_action": content.calls_to_action,
+    })
+    return render(request, "storefront/home.html", context)

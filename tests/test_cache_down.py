@@ -1,0 +1,118 @@
+"""Redis stopped under a running site: pages are still served (rendered from the database), /healthz says
+the cache is failing, the admin login is refused, visitors' forms go through without their rate limit
+(and the server logs it); when Redis is back, so is everything else, and a change made meanwhile shows."""
+import json
+import signal
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from django.urls import reverse
+
+from catalog.models import GPU
+from workloads.models import Workload
+
+from .deck import squash
+from .servers import collect_static, gunicorn_server, redis_process
+from .test_multi_server import PASSWORD, Browserless, FormFields, create_editor, log_in, submit_signup
+
+
+def healthz(url):
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def log_in_status(url, password):
+    agent = Browserless(url)
+    login_path = reverse("admin:login")
+    fields = FormFields(agent.request("GET", login_path)[2], "login-form").fields
+    fields.update({"username": "editor", "password": password, "next": reverse("admin:index")})
+    return agent.request("POST", login_path, fields)
+
+
+@pytest.fixture
+def site_on_redis(live_launch_content):
+    collect_static()
+    log = tempfile.TemporaryFile()
+    with redis_process() as (redis_url, redis), \
+            gunicorn_server(workers=2, log=log, REDIS_URL=redis_url, SIGNUP_RATE_LIMIT="1",
+                            SIGNUP_RATE_LIMIT_WINDOW=str(10**9),
+                            EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend") as url:
+        yield url, redis_url, redis, log
+    log.close()
+
+
+def test_with_redis_stopped_pages_are_served_and_logins_refused(site_on_redis):
+    url, redis_url, redis, log = site_on_redis
+    create_editor()
+    cached_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
+    assert Browserless(url).request("GET", cached_path)[0] == 200
+    assert submit_signup(Browserless(url), "first@example.com") == 303
+
+    redis.terminate()
+    redis.wait(timeout=10)
+    time.sleep(1.2)  # past the second a worker may keep the content version it read
+
+    for path in (cached_path, Workload.objects.get(key="llm-training").get_absolute_url("de"), "/es/",
+                 "/sitemap.xml"):
+        for _ in range(4):
+            status, _headers, _page = Browserless(url).request("GET", path)
+            assert status == 200, path
+    assert "desde2,88US$" in squash(Browserless(url).request("GET", cached_path)[2])
+
+    status, body = healthz(url)
+    assert status == 200 and body == {"status": "degraded", "database": "ok", "cache": "failing"}
+
+    # Failed logins cannot be counted: the admin login is refused, the right password too.
+    status, headers, _page = log_in_status(url, PASSWORD)
+    assert status == 503 and int(headers["Retry-After"]) > 0
+
+    # Visitors' forms are not limited meanwhile (the limit is 1), and the server says so.
+    assert submit_signup(Browserless(url), "second@example.com") == 303
+    assert submit_signup(Browserless(url), "third@example.com") == 303
+    log.seek(0)
+    assert "Rate limit of signups:signup not applied: the shared cache is unavailable" in log.read().decode()
+
+    with redis_process(port=int(redis_url.rsplit(":", 1)[1].split("/")[0])):
+        time.sleep(1.2)
+        assert healthz(url) == (200, {"status": "ok", "database": "ok", "cache": "ok"})
+        assert log_in_status(url, PASSWORD)[0] == 302
+
+
+@pytest.fixture
+def one_worker_on_redis(live_launch_content):
+    collect_static()
+    with redis_process() as (redis_url, redis), gunicorn_server(REDIS_URL=redis_url) as url:
+        try:
+            yield url, redis
+        finally:
+            redis.send_signal(signal.SIGCONT)
+
+
+def test_a_change_made_while_redis_hangs_is_not_hidden_when_it_answers_again(one_worker_on_redis):
+    """Redis stopped (SIGSTOP: connections hang, calls time out) keeps its data: the content version from
+    before the change is still there when it answers. The change must not be hidden behind the pages
+    cached under that version."""
+    url, redis = one_worker_on_redis
+    create_editor()
+    page_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
+    assert "desde2,88US$" in squash(Browserless(url).request("GET", page_path)[2])
+    editor = log_in(url)
+    change_path = reverse("admin:catalog_gpu_change", args=[GPU.objects.get(slug="h100-sxm").pk])
+    fields = FormFields(editor.request("GET", change_path)[2], "gpu_form").fields
+    fields.update({"price_usd_per_hour": "2.50", "_save": "Save"})
+
+    redis.send_signal(signal.SIGSTOP)
+    assert editor.request("POST", change_path, fields)[0] == 302
+    time.sleep(1.2)
+    assert "desde2,50US$" in squash(Browserless(url).request("GET", page_path)[2])
+
+    redis.send_signal(signal.SIGCONT)
+    time.sleep(1.2)
+    for _ in range(3):
+        assert "desde2,50US$" in squash(Browserless(url).request("GET", page_path)[2])
