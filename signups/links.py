@@ -1,11 +1,9 @@
-"""Absolute links for mails: built on SITE_URL, never on the Host header, which a visitor controls."""
-from django.conf import settings
+"""Absolute links for mails: built on SITE_URL (``core.pages.absolute_url``), never on the Host header,
+which a visitor controls."""
 from django.urls import reverse
 from django.utils import translation
 
-
-def absolute_url(path):
-    return settings.SITE_URL + path
+from core.pages import absolute_url
 
 
 def url_in(language, view_name, **kwargs):
