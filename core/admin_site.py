@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .client_ip import client_ip
-from .shared_cache import CacheUnavailable, shared_cache
+from .shared_cache import CacheUnavailable, count, shared_cache
 
 logger = logging.getLogger(__name__)
 
@@ -79,21 +79,11 @@ def lockout_seconds(request):
     return max(locked, default=0)
 
 
-def count_failure(counter):
-    """Adds one to the counter (started with its timeout at the first failure); the new count."""
-    shared_cache("add", counter.key, 0, timeout=counter.seconds)
-    try:
-        return shared_cache("incr", counter.key)
-    except ValueError:  # expired between add and incr
-        shared_cache("set", counter.key, 1, timeout=counter.seconds)
-        return 1
-
-
 def record_failure(request):
     pair, address, user = failure_counters(request)
-    count_failure(pair)
-    count_failure(address)
-    if count_failure(user) == user.limit:
+    count(pair.key, pair.seconds)
+    count(address.key, address.seconds)
+    if count(user.key, user.seconds) == user.limit:
         logger.warning(
             "Admin login: %d failed logins for the username %r within %d s, the last from %s; that username "
             "is locked out for everyone until the window ends.",

@@ -37,3 +37,14 @@ def shared_cache(operation, *args, **kwargs):
         _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
         logger.warning("Shared cache unavailable (%s): %s", operation, error)
         raise CacheUnavailable from error
+
+
+def count(key, seconds):
+    """Adds one to the counter at ``key`` and returns the new count: a counter over a window of ``seconds``
+    from its first count (later counts keep that expiry). Raises CacheUnavailable."""
+    shared_cache("add", key, 0, timeout=seconds)
+    try:
+        return shared_cache("incr", key)
+    except ValueError:  # expired or evicted between add and incr: a fresh count
+        shared_cache("set", key, 1, timeout=seconds)
+        return 1

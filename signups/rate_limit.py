@@ -8,7 +8,7 @@ import time
 from django.conf import settings
 
 from core.client_ip import client_ip
-from core.shared_cache import CacheUnavailable, shared_cache
+from core.shared_cache import CacheUnavailable, count
 
 logger = logging.getLogger(__name__)
 
@@ -21,13 +21,10 @@ def seconds_to_wait(request, scope):
     client = hashlib.sha256(client_ip(request).encode()).hexdigest()[:32]
     key = f"rate:{scope}:{int(now // window)}:{client}"
     try:
-        shared_cache("add", key, 0, timeout=window)
-        count = shared_cache("incr", key)
-    except ValueError:  # evicted between add and incr: a fresh count
-        count = 1
+        submissions = count(key, window)
     except CacheUnavailable:
         logger.warning("Rate limit of %s not applied: the shared cache is unavailable", scope)
         return None
-    if count <= settings.SIGNUP_RATE_LIMIT:
+    if submissions <= settings.SIGNUP_RATE_LIMIT:
         return None
     return max(1, int(window - now % window))
