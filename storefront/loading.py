@@ -8,7 +8,7 @@ makes the database equal to the files."""
 from pathlib import Path
 
 from catalog.models import GPU
-from workloads.loading import apply, languages, read_toml, translated
+from workloads.loading import apply, languages, load_ordered, read_toml, translated
 
 from .models import FeaturedGPU, LandingFact, LandingFAQ, LandingPage, ProviderStep, RenterStep
 from .translation import LANDING_TEXT_FIELDS
@@ -22,23 +22,6 @@ ORDERED_LISTS = (
     (LandingFact, "facts", ("heading", "body")),
     (LandingFAQ, "faqs", ("question", "answer")),
 )
-
-
-def load_ordered(model, landing, items_by_language, fields, reset):
-    """One list of a landing page: its items matched by position (their order number) across languages."""
-    count = max((len(items) for items in items_by_language.values()), default=0)
-    for position in range(1, count + 1):
-        item, created = model.objects.get_or_create(
-            landing=landing, order=position, defaults={field: "" for field in fields},
-        )
-        values = {}
-        for lang, items in items_by_language.items():
-            if position <= len(items):
-                values.update({f"{field}_{lang}": items[position - 1][field] for field in fields})
-        if apply(item, values, reset or created):
-            item.save()
-    if reset:
-        model.objects.filter(landing=landing, order__gt=count).delete()
 
 
 def load_featured_gpus(landing, slugs, reset):
@@ -68,5 +51,6 @@ def load_landing_page(content_dir=CONTENT_DIR, *, reset=False):
         landing.save()
     load_featured_gpus(landing, structure["featured_gpus"], reset)
     for model, name, fields in ORDERED_LISTS:
-        load_ordered(model, landing, {lang: text.get(name, []) for lang, text in texts.items()}, fields, reset)
+        items = {lang: text.get(name, []) for lang, text in texts.items()}
+        load_ordered(model, {"landing": landing}, items, fields, reset)
     return landing

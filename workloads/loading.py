@@ -45,12 +45,13 @@ def translated(values_by_language, field):
     return {f"{field}_{lang}": text[field] for lang, text in values_by_language.items() if field in text}
 
 
-def load_ordered(model, workload, items_by_language, fields, reset):
-    """Sections and FAQs: matched by position across languages."""
+def load_ordered(model, parent, items_by_language, fields, reset):
+    """A list of items under ``parent`` (a workload's sections or FAQs, the landing page's steps…), matched
+    by position (their order number) across languages. ``parent``: {foreign key name: the parent}."""
     count = max((len(items) for items in items_by_language.values()), default=0)
     for position in range(count):
         obj, created = model.objects.get_or_create(
-            workload=workload, order=position + 1,
+            **parent, order=position + 1,
             defaults={f: "" for f in fields},
         )
         values = {}
@@ -60,7 +61,7 @@ def load_ordered(model, workload, items_by_language, fields, reset):
         if apply(obj, values, reset or created):
             obj.save()
     if reset:
-        model.objects.filter(workload=workload, order__gt=count).delete()
+        model.objects.filter(**parent, order__gt=count).delete()
 
 
 def load_workload(key, content_dir, reset):
@@ -114,9 +115,9 @@ def load_workload(key, content_dir, reset):
     if workload.chart_column and workload.chart_column not in plottable:
         raise ValueError(f"{key}: chart_column {workload.chart_column!r} is not one of {sorted(plottable)}")
 
-    load_ordered(WorkloadSection, workload,
+    load_ordered(WorkloadSection, {"workload": workload},
                  {lang: text.get("sections", []) for lang, text in texts.items()}, ("heading", "body"), reset)
-    load_ordered(WorkloadFAQ, workload,
+    load_ordered(WorkloadFAQ, {"workload": workload},
                  {lang: text.get("faqs", []) for lang, text in texts.items()}, ("question", "answer"), reset)
     return workload
 
