@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test serve bench-pages bench-import bench-signups install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-pages bench-import bench-signups install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -17,6 +17,20 @@ test: install-test messages
 	scripts/install-test-system-packages.sh
 	$(MAKE) node_modules/.installed
 	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh $(PY) -m pytest $(PYTEST_ARGS)
+
+# The quick loop while changing code: the suite without the browser tests, the quality gates and the tests
+# that start servers or other processes (pytest markers; tests/conftest.py refuses an unmarked one).
+# Needs only PostgreSQL's server.
+test-fast: install-test messages
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || scripts/apt-install.sh postgresql
+	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh \
+	  $(PY) -m pytest -m "not browser and not quality and not multiprocess" $(PYTEST_ARGS)
+
+# The linters, pinned in requirements-test.lock and configured in pyproject.toml: ruff on the Python code,
+# djLint on the templates. Both must find nothing; .ci/run runs this before the tests.
+lint: install-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/djlint templates $(wildcard */templates) --lint --configuration pyproject.toml
 
 # The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
 # secret is made once in .secret_key; HTTPS is expected from a proxy, or give TLS_CERTFILE/TLS_KEYFILE.

@@ -1,4 +1,5 @@
 """gunicorn in production (scripts/start-production.sh, the Dockerfile's entry point)."""
+import contextlib
 import multiprocessing
 import os
 import socket
@@ -18,7 +19,7 @@ class HeaderDeadlineWorker(ThreadWorker):
     served meanwhile by the other threads. Idle kept-alive connections wait in the main loop, not in a
     thread, and are closed after ``keepalive`` seconds."""
 
-    header_timeout = int(os.environ.get("GUNICORN_HEADER_TIMEOUT", 10))
+    header_timeout = int(os.environ.get("GUNICORN_HEADER_TIMEOUT", "10"))
 
     def init_process(self):
         self.header_deadlines = {}
@@ -47,10 +48,8 @@ class HeaderDeadlineWorker(ThreadWorker):
             for conn, deadline in list(self.header_deadlines.items()):
                 if deadline < now:
                     del self.header_deadlines[conn]
-                    try:
+                    with contextlib.suppress(OSError):
                         conn.sock.shutdown(socket.SHUT_RDWR)  # the thread's read returns: no more data
-                    except OSError:
-                        pass
 
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
@@ -58,12 +57,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 # Threads, so that slow clients hold a thread each rather than a whole worker (sync workers served one
 # connection at a time: four slow clients stopped the site).
 worker_class = HeaderDeadlineWorker
-threads = int(os.environ.get("GUNICORN_THREADS", 8))
-keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", 5))
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 # Each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads connections over them: on
 # a shared socket one threaded worker, always ready to accept, took every kept-alive connection.
 reuse_port = True
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # empty: no access log
 # X-Forwarded-Proto (and the request's scheme) is believed only from these addresses: the TLS-terminating
 # proxy in front, if any. None by default: a client cannot claim HTTPS for itself.

@@ -1,6 +1,7 @@
 """Page speed against gunicorn on loopback, measured with wrk in one run, as ratios to a static file.
 
 Run: scripts/with-throwaway-postgres.sh .venv/bin/python bench/page_speed.py"""
+import io
 import statistics
 import sys
 import time
@@ -9,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import django_setup, wrk  # noqa: E402
+from bench.common import django_setup, wrk
 
 django_setup()
 
@@ -78,7 +79,7 @@ def set_gpu_count(total):
 
 def main():
     call_command("migrate", verbosity=0)
-    call_command("load_launch_content", stdout=open("/dev/null", "w"))
+    call_command("load_launch_content", stdout=io.StringIO())
     call_command("collectstatic", interactive=False, verbosity=0)
     workload_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
     with translation.override("es"):

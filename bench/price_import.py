@@ -1,15 +1,16 @@
 """How long an import of 1,000 price rows takes (validation, one transaction, the content version bump).
 
 Run: make bench-import"""
+import io
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import django_setup  # noqa: E402
+from bench.common import django_setup
 
 django_setup()
 
@@ -23,13 +24,13 @@ ROWS = 1000
 
 def main():
     call_command("migrate", verbosity=0)
-    call_command("load_launch_content", stdout=open("/dev/null", "w"))
+    call_command("load_launch_content", stdout=io.StringIO())
     GPU.objects.bulk_create(
         GPU(slug=f"bench-{n}", vendor="Bench", name=f"Bench GPU {n}", architecture="Bench", memory_gb=Decimal(80))
         for n in range(ROWS - GPU.objects.count())
     )
     slugs = list(GPU.objects.values_list("slug", flat=True))[:ROWS]
-    now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    now = datetime.now(UTC).replace(microsecond=0).isoformat()
     for run, cents in enumerate((150, 175, 199), start=1):
         content = "gpu,usd_per_hour,time\n" + "".join(f"{slug},{Decimal(cents + n % 7) / 100},{now}\n"
                                                      for n, slug in enumerate(slugs))

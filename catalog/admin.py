@@ -38,7 +38,9 @@ class GPUAdmin(TabbedTranslationAdmin):
 
     def get_urls(self):
         return [
-            path("import-prices/", self.admin_site.admin_view(self.import_prices_view), name="catalog_gpu_import_prices"),
+            path(
+                "import-prices/", self.admin_site.admin_view(self.import_prices_view), name="catalog_gpu_import_prices",
+            ),
             *super().get_urls(),
         ]
 

@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class CatalogConfig(AppConfig):
     default_auto_field = 'django.db.models.BigAutoField'
     name = 'catalog'
+    # Page content (core.content_models): a change bumps the content version; editors may change it.
+    content_models = ("GPU", "ModelPreset")
+
+    def ready(self):
+        from core.public_pages import register
+
+        from .public_pages import catalog_pages
+
+        register(catalog_pages)

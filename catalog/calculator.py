@@ -1,6 +1,7 @@
 """The sizing calculator's answer: the memory a model needs for a method (with the KV cache apart for
 inference), and for every GPU the fewest of 1, 2, 4 or 8 that hold it and their hourly cost, cheapest
-first. The rules are in ``sizing``; this works on GPUs and presets already fetched: no queries."""
+first. The rules are in ``sizing``; this works on GPUs and presets already fetched: no queries. A method is
+anything with ``bytes_per_parameter`` and ``serves`` (a ``catalog.sizing_methods.SizingMethod``)."""
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -18,7 +19,7 @@ class KVCacheShape:
 @dataclass(frozen=True)
 class MemoryRequirement:
     model_billion_params: Fraction
-    method: str
+    method: object  # a SizingMethod
     model_gb: Fraction  # weights, and for training their gradients and optimizer states
     kv_cache_gb: Fraction  # zero for training
     shape: KVCacheShape = None  # None for training
@@ -31,7 +32,7 @@ class MemoryRequirement:
 
     @property
     def is_inference(self):
-        return self.method in sizing.INFERENCE_METHODS
+        return self.method.serves
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,8 @@ def nearest_preset(presets, model_billion_params):
 def memory_requirement(model_billion_params, method, shape=None, context_tokens=None, batch_size=None):
     """The memory a model needs for ``method``; for inference, the KV cache of ``shape`` for ``batch_size``
     sequences of ``context_tokens`` tokens is added."""
-    model_gb = sizing.required_memory_gb(model_billion_params, method)
-    if method not in sizing.INFERENCE_METHODS:
+    model_gb = sizing.required_memory_gb(model_billion_params, method.bytes_per_parameter)
+    if not method.serves:
         return MemoryRequirement(sizing.exact(model_billion_params), method, model_gb, Fraction(0))
     kv_cache_gb = sizing.kv_cache_gb(shape.layers, shape.kv_heads, shape.head_dim, context_tokens, batch_size)
     return MemoryRequirement(

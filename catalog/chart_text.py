@@ -12,10 +12,10 @@ CHARACTER_WIDTHS = {
     **dict.fromkeys("0123456789$€", 636),
     **dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                (684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863,
-                748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685))),
+                748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685), strict=True)),
     **dict(zip("abcdefghijklmnopqrstuvwxyz",
                (613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974,
-                634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525))),
+                634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525), strict=True)),
     " ": 318, ".": 318, ",": 318, ":": 337, ";": 337, "(": 390, ")": 390, "-": 361, "/": 337, "%": 950,
     "#": 838, "≈": 838, "+": 838, "<": 838, ">": 838, "&": 780, "ß": 630, "º": 471, "°": 500,
     "\u00a0": 318, "\u202f": 318, "\u2009": 318,
@@ -23,6 +23,17 @@ CHARACTER_WIDTHS = {
 UNKNOWN_WIDTH = 1000  # a character not in the table: as wide as an em
 BOLD_FACTOR = 1.2  # DejaVu Sans Bold: words come out 9 % to 15 % wider, single letters up to 26 %
 ASCENT, DESCENT = 0.76, 0.24  # of the font size, above and below the baseline
+
+# The drawing every chart shares, in SVG user units: 640 wide, drawn 343 px wide on a 375 px phone (the
+# page's 1 rem padding each side), where 21 units of font size are 11.25 px.
+WIDTH = 640
+FONT_SIZE = 21
+LINE_HEIGHT = 26
+PADDING = 4
+ASCENT_UNITS = round(ASCENT * FONT_SIZE)
+DESCENT_UNITS = round(DESCENT * FONT_SIZE)
+# A baseline this far below a mark's centre centres the text on the mark.
+MIDDLE_BASELINE = round((ASCENT - DESCENT) * FONT_SIZE / 2)
 
 
 def character_width(character):

@@ -5,8 +5,8 @@ Stacking the name above the bar keeps the chart narrow enough to stay legible on
 Pure Python (no Django): the template only writes these numbers into SVG presentation attributes.
 Every coordinate is a whole number, so templates print it the same in every language."""
 from dataclasses import dataclass
-from fractions import Fraction
-from numbers import Rational
+
+from .sizing import exact
 
 WIDTH = 360
 VALUE_WIDTH = 100  # room for the value's text right of the longest bar
@@ -40,16 +40,10 @@ class BarChart:
     bars: tuple
 
 
-def as_fraction(value):
-    if isinstance(value, float):
-        raise TypeError("pass an exact number, not a float")
-    return Fraction(value) if isinstance(value, Rational) else Fraction(str(value))
-
-
 def bar_length(value, largest):
     """Length of a bar for ``value`` when the largest value gets the whole plot; a positive value
     always gets at least one unit, so it stays visible."""
-    value, largest = as_fraction(value), as_fraction(largest)
+    value, largest = exact(value), exact(largest)
     if value <= 0 or largest <= 0:
         return 0
     return max(1, round(value / largest * PLOT_WIDTH))
@@ -57,7 +51,7 @@ def bar_length(value, largest):
 
 def bar_chart(items):
     """Lay out ``items``, each (label, value or None, value text), as rows of a horizontal bar chart."""
-    values = [as_fraction(value) for _label, value, _text in items if value is not None]
+    values = [exact(value) for _label, value, _text in items if value is not None]
     largest = max(values, default=0)
     bars = []
     for row, (label, value, value_text) in enumerate(items):

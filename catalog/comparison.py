@@ -1,6 +1,6 @@
 """The comparison of two to four GPUs: specs and fits side by side with the best value of each row marked,
 and the figures of its charts (price, memory, BF16 throughput per dollar, largest trainable model per
-dollar). Works on GPUs and workload columns already fetched: no queries."""
+dollar). Works on GPUs and table columns already fetched: no queries."""
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -9,24 +9,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.formatting import format_number, format_quantity, format_share, format_usd, not_published
-from workloads.models import WorkloadColumn
-from workloads.tables import cell_text, cell_value
 
 from . import sizing
 from .charts import bar_chart
-from .specs import GPU_PAGE_SPECS, spec_label, spec_text
-
-Kind = WorkloadColumn.Kind
+from .columns import LargestModelColumn
+from .sizing_methods import SIZING_METHODS, method_label, sizing_method
+from .specs import SPECS, spec_label, spec_text
 
 MIN_GPUS, MAX_GPUS = 2, 4
-# Specs ranked in the comparison; names, memory types, form factors, year and power are not.
-MORE_IS_BETTER = frozenset({
-    "memory_gb", "bandwidth_gbs", "bf16_dense_tflops", "fp8_dense_tflops", "fp32_tflops", "fp64_tflops",
-    "fp64_tensor_tflops", "interconnect_gbs", "rt_cores",
-})
-LESS_IS_BETTER = frozenset({"price_usd_per_hour"})
-# Workload columns computed by a sizing rule; for each of them more is better.
-FIT_KINDS = (Kind.MODEL_FIT, Kind.DECODE_CEILING, Kind.USABLE_MEMORY)
 # The training run behind "largest trainable model per dollar".
 TRAINING_RUN_GPUS = 8
 TRAINING_METHOD = "full_adam"
@@ -68,37 +58,36 @@ def comparison_row(label, texts, values=None, more_is_better=True):
 
 
 def spec_rows(gpus):
+    """Every spec, in the reading order of a GPU's page; the ranked ones mark their best value."""
     rows = []
-    for spec in GPU_PAGE_SPECS:
-        texts = [spec_text(gpu, spec) for gpu in gpus]
-        if spec in MORE_IS_BETTER or spec in LESS_IS_BETTER:
-            values = [getattr(gpu, spec) for gpu in gpus]
-            rows.append(comparison_row(spec_label(spec), texts, values, spec in MORE_IS_BETTER))
+    for spec in SPECS:
+        texts = [spec_text(gpu, spec.key) for gpu in gpus]
+        if spec.more_is_better is None:
+            rows.append(comparison_row(spec_label(spec.key), texts))
         else:
-            rows.append(comparison_row(spec_label(spec), texts))
+            values = [getattr(gpu, spec.key) for gpu in gpus]
+            rows.append(comparison_row(spec_label(spec.key), texts, values, spec.more_is_better))
     return rows
 
 
-def fit_label(method, gpu_count):
-    return ngettext("%(method)s, %(count)s GPU", "%(method)s, %(count)s GPUs", gpu_count) % {
-        "method": capfirst(WorkloadColumn.Method(method).label), "count": gpu_count,
+def fit_label(column):
+    return ngettext("%(method)s, %(count)s GPU", "%(method)s, %(count)s GPUs", column.gpu_count) % {
+        "method": capfirst(method_label(sizing_method(column.method))), "count": column.gpu_count,
     }
 
 
-def fit_rows(gpus, workload_columns=()):
+def fit_rows(gpus, sizing_columns=()):
     """The largest model each GPU fits, by sizing method on one GPU and for full training on a training
-    run's GPUs, after the sizing columns of ``workload_columns``; a default that repeats one of them is
-    left out."""
-    columns = [(column.label, column) for column in workload_columns if column.kind in FIT_KINDS]
-    shown = {(column.method, column.gpu_count) for _label, column in columns if column.kind == Kind.MODEL_FIT}
-    defaults = [(method, 1) for method in sizing.METHODS] + [(TRAINING_METHOD, TRAINING_RUN_GPUS)]
-    columns += [
-        (fit_label(method, count), WorkloadColumn(kind=Kind.MODEL_FIT, method=method, gpu_count=count))
-        for method, count in defaults if (method, count) not in shown
-    ]
+    run's GPUs, after ``sizing_columns`` ((heading, column) of a table); a default that repeats one of them
+    is left out. More is better in every row."""
+    defaults = [LargestModelColumn(method.key) for method in SIZING_METHODS]
+    defaults.append(LargestModelColumn(TRAINING_METHOD, TRAINING_RUN_GPUS))
+    shown = {column for _heading, column in sizing_columns}
+    columns = list(sizing_columns)
+    columns += [(fit_label(column), column) for column in defaults if column not in shown]
     return [
-        comparison_row(label, [cell_text(column, gpu) for gpu in gpus], [cell_value(column, gpu) for gpu in gpus])
-        for label, column in columns
+        comparison_row(heading, [column.text(gpu) for gpu in gpus], [column.value(gpu) for gpu in gpus])
+        for heading, column in columns
     ]
 
 
@@ -114,7 +103,7 @@ def trainable_billion_params_per_usd_hour(gpu):
     round it), in billions of parameters, per US dollar of one hour of those GPUs."""
     if not gpu.price_usd_per_hour:
         return None
-    params = sizing.largest_model_params(gpu.memory_gb, TRAINING_RUN_GPUS, TRAINING_METHOD)
+    params = LargestModelColumn(TRAINING_METHOD, TRAINING_RUN_GPUS).value(gpu)
     return Fraction(params) / (TRAINING_RUN_GPUS * sizing.exact(gpu.price_usd_per_hour))
 
 
@@ -129,7 +118,7 @@ def trainable_definition():
         "memory and rounded down as in the tables, in billions of parameters, divided by the price of those "
         "%(gpus)s GPUs for one hour in US dollars."
     ) % {
-        "bytes": format_number(sizing.bytes_per_parameter(TRAINING_METHOD)), "gpus": TRAINING_RUN_GPUS,
+        "bytes": format_number(sizing_method(TRAINING_METHOD).bytes_per_parameter), "gpus": TRAINING_RUN_GPUS,
         "share": format_share(sizing.USABLE_MEMORY_SHARE),
     }
 

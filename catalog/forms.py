@@ -3,14 +3,14 @@ query string, so a result is a shareable link; every message is translatable."""
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from core.formatting import format_number
 
-from . import sizing
 from .calculator import KVCacheShape, memory_requirement, nearest_preset, preset_shape
 from .catalogue import SORT_CHOICES
 from .comparison import MAX_GPUS, MIN_GPUS
+from .sizing_methods import SIZING_METHODS, calculator_label, sizing_method
 
 MAX_MODEL_BILLION_PARAMS = 10_000
 DEFAULT_CONTEXT_TOKENS = 8192
@@ -26,14 +26,6 @@ WHOLE_NUMBER_RANGES = {
 }
 CUSTOM_SHAPE = "custom"
 KV_SHAPE_FIELDS = ("layers", "kv_heads", "head_dim")
-METHOD_NAMES = {
-    "full_adam": gettext_lazy("Full training with Adam, mixed precision"),
-    "lora_16bit": gettext_lazy("LoRA on a 16-bit base"),
-    "qlora_4bit": gettext_lazy("QLoRA on a 4-bit base"),
-    "weights_16bit": gettext_lazy("Inference, weights in 16 bits"),
-    "weights_8bit": gettext_lazy("Inference, weights in 8 bits"),
-    "weights_4bit": gettext_lazy("Inference, weights in 4 bits"),
-}
 
 
 def decimal_input():
@@ -46,15 +38,6 @@ def whole_number_field(label, **kwargs):
         label=label, required=False, widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
         error_messages={"invalid": gettext_lazy("Enter a whole number.")}, **kwargs,
     )
-
-
-def method_label(method):
-    """The method's name with its memory per parameter: "LoRA on a 16-bit base (2.5 bytes per parameter)"."""
-    bytes_ = sizing.bytes_per_parameter(method)
-    # gettext's plural forms count whole numbers; a fraction of a byte reads as plural.
-    count = bytes_.numerator if bytes_.denominator == 1 else 2
-    return ngettext("%(method)s (%(bytes)s byte per parameter)", "%(method)s (%(bytes)s bytes per parameter)",
-                    count) % {"method": METHOD_NAMES[method], "bytes": format_number(bytes_)}
 
 
 def preset_label(preset):
@@ -81,11 +64,17 @@ class QueryForm(forms.Form):
 class CatalogueForm(QueryForm):
     vendor = forms.ChoiceField(
         label=gettext_lazy("Vendor"), required=False,
-        error_messages={"invalid_choice": gettext_lazy("No GPU in the catalogue is from “%(value)s”: showing every vendor.")},
+        error_messages={"invalid_choice": gettext_lazy(
+            "No GPU in the catalogue is from “%(value)s”: "
+            "showing every vendor."
+        )},
     )
     min_memory = forms.DecimalField(
         label=gettext_lazy("Minimum memory (GB)"), required=False, localize=True, widget=decimal_input(),
-        error_messages={"invalid": gettext_lazy("Enter the minimum memory as a number of GB, such as 80: showing every size.")},
+        error_messages={"invalid": gettext_lazy(
+            "Enter the minimum memory as a number of GB, such as 80: "
+            "showing every size."
+        )},
     )
     sort = forms.ChoiceField(
         label=gettext_lazy("Sort"), required=False, choices=SORT_CHOICES,
@@ -117,10 +106,11 @@ class CompareForm(QueryForm):
         error_messages={"invalid_choice": gettext_lazy("There is no workload “%(value)s”.")},
     )
 
-    def __init__(self, *args, gpus, workloads, **kwargs):
+    def __init__(self, *args, gpus, tables, **kwargs):
+        """``tables``: the published GPU tables (``catalog.gpu_tables``) whose sizing columns it may add."""
         super().__init__(*args, **kwargs)
         self.fields["gpu"].choices = [(gpu.slug, gpu.name) for gpu in gpus]
-        self.fields["workload"].choices = [("", _("None"))] + [(workload.key, workload.title) for workload in workloads]
+        self.fields["workload"].choices = [("", _("None"))] + [(table.key, table.title) for table in tables]
 
     def clean_gpu(self):
         slugs = sorted(set(self.cleaned_data["gpu"]))
@@ -166,7 +156,7 @@ class CalculatorForm(QueryForm):
     def __init__(self, *args, presets, **kwargs):
         super().__init__(*args, **kwargs)
         self.presets = {preset.slug: preset for preset in presets}
-        self.fields["method"].choices = [(method, method_label(method)) for method in METHOD_NAMES]
+        self.fields["method"].choices = [(method.key, calculator_label(method)) for method in SIZING_METHODS]
         self.fields["shape"].choices = (
             [("", _("The preset nearest to the model size"))]
             + [(preset.slug, preset_label(preset)) for preset in presets]
@@ -185,6 +175,9 @@ class CalculatorForm(QueryForm):
             )
         return size
 
+    def clean_method(self):
+        return sizing_method(self.cleaned_data["method"])
+
     def clean(self):
         data = super().clean()
         for name, (low, high) in WHOLE_NUMBER_RANGES.items():
@@ -195,7 +188,7 @@ class CalculatorForm(QueryForm):
                         "min": format_number(low), "max": format_number(high)},
                     code="out_of_range",
                 ))
-        if data.get("method") in sizing.INFERENCE_METHODS:
+        if data.get("method") and data["method"].serves:
             self.check_kv_cache_shape(data)
         return data
 
@@ -218,7 +211,7 @@ class CalculatorForm(QueryForm):
     def requirement(self):
         """The memory the submitted model needs; call on a valid form."""
         data = self.cleaned_data
-        if data["method"] not in sizing.INFERENCE_METHODS:
+        if not data["method"].serves:
             return memory_requirement(data["size"], data["method"])
         return memory_requirement(
             data["size"], data["method"], self.kv_cache_shape(),

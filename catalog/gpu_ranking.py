@@ -9,10 +9,10 @@ from core.formatting import format_quantity, format_usd, not_published
 
 from .rank_chart import rank_chart
 from .sizing import exact
-from .specs import SPEC_UNITS, spec_label
+from .specs import SPECS_BY_KEY, spec_label
 
-# (spec, more is better), in the chart's order.
-RANKED_SPECS = (("memory_gb", True), ("bandwidth_gbs", True), ("price_usd_per_hour", False))
+# The measures of the chart, in its order; each ranks as the comparison does (more or less is better).
+RANKED_SPECS = ("memory_gb", "bandwidth_gbs", "price_usd_per_hour")
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def rank(value, values, more_is_better):
 def value_text(spec, value):
     if spec == "price_usd_per_hour":
         return format_usd(value)
-    return format_quantity(value, SPEC_UNITS[spec])
+    return format_quantity(value, SPECS_BY_KEY[spec].unit)
 
 
 def measure_title(spec):
@@ -56,7 +56,8 @@ def measure_title(spec):
 def gpu_ranking(gpu, gpus):
     """The rank chart of ``gpu`` among ``gpus`` (which include it); a measure no GPU has a value for is left out."""
     rankings, rows = [], []
-    for spec, more_is_better in RANKED_SPECS:
+    for spec in RANKED_SPECS:
+        more_is_better = SPECS_BY_KEY[spec].more_is_better
         values = [exact(getattr(other, spec)) for other in gpus if getattr(other, spec) is not None]
         if not values:
             continue

@@ -1,18 +1,28 @@
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
-from django.urls import NoReverseMatch, resolve, reverse
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+
+from core.page_addresses import languages_where_taken
+from core.pages import language_codes, language_name
 
 # A price's time (the admin's and the price import's rule): not before this, and not more than a clock
 # difference ahead of ours.
 EARLIEST_PRICE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 CLOCK_DIFFERENCE_ALLOWED = timedelta(minutes=5)
+
+
+def published_measure(verbose_name, help_text):
+    """A vendor's figure with one decimal, never negative; empty (null) while the vendor has not published it."""
+    return models.DecimalField(
+        verbose_name, max_digits=8, decimal_places=1, null=True, blank=True, validators=[MinValueValidator(0)],
+        help_text=help_text,
+    )
 
 
 class GPU(models.Model):
@@ -28,37 +38,16 @@ class GPU(models.Model):
         help_text=_("GPU memory in GB."),
     )
     memory_type = models.CharField(_("memory type"), max_length=40, blank=True)
-    bandwidth_gbs = models.DecimalField(
-        _("memory bandwidth"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("GB/s. Leave empty when not published."),
-    )
-    bf16_dense_tflops = models.DecimalField(
-        _("BF16 tensor"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("Dense TFLOPS, without sparsity."),
-    )
-    fp8_dense_tflops = models.DecimalField(
-        _("FP8 tensor"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("Dense TFLOPS, without sparsity."),
-    )
-    fp32_tflops = models.DecimalField(
-        _("FP32"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("TFLOPS."),
-    )
-    fp64_tflops = models.DecimalField(
-        _("FP64"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("TFLOPS."),
-    )
-    fp64_tensor_tflops = models.DecimalField(
-        _("FP64 tensor"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("TFLOPS."),
-    )
+    bandwidth_gbs = published_measure(_("memory bandwidth"), _("GB/s. Leave empty when not published."))
+    bf16_dense_tflops = published_measure(_("BF16 tensor"), _("Dense TFLOPS, without sparsity."))
+    fp8_dense_tflops = published_measure(_("FP8 tensor"), _("Dense TFLOPS, without sparsity."))
+    fp32_tflops = published_measure(_("FP32"), _("TFLOPS."))
+    fp64_tflops = published_measure(_("FP64"), _("TFLOPS."))
+    fp64_tensor_tflops = published_measure(_("FP64 tensor"), _("TFLOPS."))
     max_power_w = models.PositiveIntegerField(_("maximum power"), null=True, blank=True, help_text=_("Watts."))
     form_factor = models.CharField(_("form factor"), max_length=80, blank=True)
     interconnect = models.CharField(_("interconnect"), max_length=80, blank=True)
-    interconnect_gbs = models.DecimalField(
-        _("interconnect bandwidth"), max_digits=8, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("GB/s per GPU, bidirectional."),
-    )
+    interconnect_gbs = published_measure(_("interconnect bandwidth"), _("GB/s per GPU, bidirectional."))
     rt_cores = models.PositiveIntegerField(
         _("ray-tracing cores"), null=True, blank=True, help_text=_("Empty for GPUs without them."),
     )
@@ -82,23 +71,22 @@ class GPU(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self, language=None):
+        with translation.override(language or translation.get_language()):
+            return reverse("catalog:gpu_detail", kwargs={"slug": self.slug})
+
     def clean(self):
         """The price's time is plausible; the GPU's page must be reachable: in no language may its address
         be another page's."""
         self.clean_price_time()
         if not self.slug:
             return
-        for language in self.page_languages():
-            with translation.override(language):
-                try:
-                    taken = resolve(self.get_absolute_url(language)).view_name != "catalog:gpu_detail"
-                except NoReverseMatch:  # not a slug: the field's own validation says so
-                    return
-                if taken:
-                    raise ValidationError({"slug": _(
-                        "This slug would make the GPU's page the address of another page in %(language)s; "
-                        "choose another."
-                    ) % {"language": settings.LANGUAGE_NATIVE_NAMES[language]}})
+        taken = languages_where_taken("catalog:gpu_detail", dict.fromkeys(self.page_languages(), self.slug))
+        if taken:
+            raise ValidationError({"slug": _(
+                "This slug would make the GPU's page the address of another page in %(language)s; "
+                "choose another."
+            ) % {"language": language_name(taken[0])}})
 
     def clean_price_time(self):
         """A price time ahead of now would also make every newer price from the feed look older (kept out)."""
@@ -109,11 +97,7 @@ class GPU(models.Model):
 
     def page_languages(self):
         """A GPU's page exists in every language: its words are interface strings or fall back to English."""
-        return [code for code, _name in settings.LANGUAGES]
-
-    def get_absolute_url(self, language=None):
-        with translation.override(language or translation.get_language()):
-            return reverse("catalog:gpu_detail", kwargs={"slug": self.slug})
+        return language_codes()
 
 
 class ModelPreset(models.Model):

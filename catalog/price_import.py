@@ -16,7 +16,7 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -26,7 +26,7 @@ from core.content_version import content_changed
 
 from .models import CLOCK_DIFFERENCE_ALLOWED, EARLIEST_PRICE_TIME, GPU
 
-MAX_PRICE_USD_PER_HOUR = Decimal("1000")
+MAX_PRICE_USD_PER_HOUR = Decimal(1000)
 FIELDS = ("gpu", "usd_per_hour", "time")
 
 
@@ -104,7 +104,7 @@ def cell(row, name):
 
 def parse_time(text):
     """An ISO 8601 time with a time zone, as written (not converted: 0001-01-01T00:00+14:00 has no UTC)."""
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    moment = datetime.fromisoformat(text)
     if moment.tzinfo is None:
         raise ValueError
     return moment
@@ -145,21 +145,22 @@ def validate(rows, gpus_by_slug, now):
             refused.append((number, _("the time is not an ISO 8601 time with a time zone")))
             continue
         if moment < EARLIEST_PRICE_TIME:
-            refused.append((number, _("the time is before %(earliest)s") % {"earliest": EARLIEST_PRICE_TIME.date().isoformat()}))
+            refused.append((number, _("the time is before %(earliest)s") % {
+                "earliest": EARLIEST_PRICE_TIME.date().isoformat()}))
             continue
         if moment > now + CLOCK_DIFFERENCE_ALLOWED:
             refused.append((number, _("the time is more than %(minutes)s minutes in the future") % {
                 "minutes": int(CLOCK_DIFFERENCE_ALLOWED.total_seconds() // 60)}))
             continue
         seen.add(slug)
-        valid.append((number, slug, price, moment.astimezone(timezone.utc)))
+        valid.append((number, slug, price, moment.astimezone(UTC)))
     return valid, refused
 
 
 def import_prices(content, filename="", *, now=None):
     """Validate the whole file; apply it only if no row is refused (rows older than the current price
     are kept, not applied)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     report = ImportReport()
     try:
         rows = read_rows(content, filename)

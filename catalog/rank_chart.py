@@ -7,21 +7,14 @@ numbers into SVG attributes. Values are exact (int, Decimal, Fraction; a float i
 coordinate is a whole number, so templates print it the same in every language."""
 from dataclasses import dataclass
 
-from .chart_text import ASCENT, DESCENT, text_width, wrap
-from .charts import as_fraction
+from .chart_text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, LINE_HEIGHT, PADDING, WIDTH, text_width, wrap
+from .sizing import exact
 
-WIDTH = 640
-# Drawn 343 px wide on a 375 px phone, as the scatter plot: 21 user units are 11.25 px there.
-FONT_SIZE = 21
-LINE_HEIGHT = 26
-PADDING = 4
 POINT_RADIUS = 6
 CURRENT_RADIUS = 10
 GAP = 4  # between a mark and the text above or below it
 TITLE_GAP = 16  # least room between a row's title and its rank
 ROW_GAP = 22
-ASCENT_UNITS = round(ASCENT * FONT_SIZE)
-DESCENT_UNITS = round(DESCENT * FONT_SIZE)
 # The strip runs between these, so the largest mark at either end stays inside the drawing.
 STRIP_LEFT = PADDING + CURRENT_RADIUS
 STRIP_RIGHT = WIDTH - PADDING - CURRENT_RADIUS
@@ -74,11 +67,11 @@ def rank_row(top, title, rank_text, values, current, current_text, low_text, hig
     title = tuple(TextLine(PADDING, first_baseline + n * LINE_HEIGHT, line) for n, line in enumerate(title_lines))
     label_baseline = title[-1].y + LINE_HEIGHT + GAP
     strip_y = label_baseline + DESCENT_UNITS + GAP + CURRENT_RADIUS
-    values = [as_fraction(value) for value in values]
+    values = [exact(value) for value in values]
     low, high = min(values, default=0), max(values, default=0)
     current_x = current_label = None
     if current is not None:
-        current_x = position(as_fraction(current), low, high)
+        current_x = position(exact(current), low, high)
         half = (text_width(current_text, FONT_SIZE, bold=True) + 1) // 2
         label_x = min(max(current_x, PADDING + half), WIDTH - PADDING - half)
         current_label = TextLine(label_x, label_baseline, current_text)

@@ -9,17 +9,22 @@ coordinate is a whole number, so templates print it the same in every language."
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
-from .chart_text import ASCENT, DESCENT, text_width, wrap
-from .charts import as_fraction
+from .chart_text import (
+    ASCENT_UNITS,
+    DESCENT_UNITS,
+    FONT_SIZE,
+    LINE_HEIGHT,
+    MIDDLE_BASELINE,
+    PADDING,
+    WIDTH,
+    text_width,
+    wrap,
+)
+from .sizing import exact
 
-WIDTH = 640
-# The chart is drawn 343 px wide on a 375 px phone (the page's 1 rem padding each side): 21 user units
-# are 11.25 px there.
-FONT_SIZE = 21
-LINE_HEIGHT = 26
 PLOT_HEIGHT = 400
-PADDING = 4
 POINT_RADIUS = 7
 LABEL_GAP = 3  # between a mark and its name
 TICK_GAP = 8  # between the vertical axis and its tick labels
@@ -31,10 +36,6 @@ X_MAX_INTERVALS, Y_MAX_INTERVALS = 5, 6
 NICE_DIGITS = (1, 2, 5)
 NAME_SEPARATOR = ", "  # between the names of marks that share a label
 SEARCH_BUDGET = 5000  # steps of the search for places for the labels: a bound on the time it takes
-ASCENT_UNITS = round(ASCENT * FONT_SIZE)
-DESCENT_UNITS = round(DESCENT * FONT_SIZE)
-# A baseline this far below a mark's centre centres the text on the mark.
-MIDDLE_BASELINE = round((ASCENT - DESCENT) * FONT_SIZE / 2)
 
 
 @dataclass(frozen=True)
@@ -249,8 +250,8 @@ def place_labels(points, plot):
 def scatter_chart(items, x_title, y_title, format_x, format_y):
     """Lay out ``items``, each (name, x value, y value), with the axes' titles, and tick labels written by
     ``format_x(value, decimal_places)`` and ``format_y(value, decimal_places)``."""
-    xs = [as_fraction(x) for _name, x, _y in items]
-    ys = [as_fraction(y) for _name, _x, y in items]
+    xs = [exact(x) for _name, x, _y in items]
+    ys = [exact(y) for _name, _x, y in items]
     y_title_lines = wrap(y_title, FONT_SIZE, WIDTH - 2 * PADDING)
     top = PADDING + len(y_title_lines) * LINE_HEIGHT + TITLE_GAP
     bottom = top + PLOT_HEIGHT
@@ -275,27 +276,27 @@ def scatter_chart(items, x_title, y_title, format_x, format_y):
         right = WIDTH - PADDING - (text_width(texts[-1], FONT_SIZE) + 1) // 2
         return tuple(
             Tick(value, position, text, position, tick_baseline)
-            for value, text in zip(values, texts)
+            for value, text in zip(values, texts, strict=True)
             for position in [left + scale(value, values[0], values[-1], right - left)]
         )
 
     def x_fits(step):
         laid = x_ticks_for(step)
         return all(b.position - a.position >= (text_width(a.text, FONT_SIZE) + text_width(b.text, FONT_SIZE) + 1) // 2
-                   + TICK_LABEL_GAP for a, b in zip(laid, laid[1:]))
+                   + TICK_LABEL_GAP for a, b in pairwise(laid))
 
     x_step = choose_step(xs, X_MAX_INTERVALS, x_fits)
     x_ticks = x_ticks_for(x_step)
     plot = Box(x_ticks[0].position, top, x_ticks[-1].position, bottom)
     y_ticks = tuple(
         Tick(value, position, text, plot.left - TICK_GAP, position + MIDDLE_BASELINE)
-        for value, text in zip(y_values, y_texts)
+        for value, text in zip(y_values, y_texts, strict=True)
         for position in [bottom - scale(value, y_values[0], y_values[-1], PLOT_HEIGHT)]
     )
     points = tuple(
         Point(name, x, y, plot.left + scale(x, x_ticks[0].value, x_ticks[-1].value, plot.right - plot.left),
               plot.bottom - scale(y, y_ticks[0].value, y_ticks[-1].value, plot.bottom - plot.top))
-        for (name, _x, _y), x, y in zip(items, xs, ys)
+        for (name, _x, _y), x, y in zip(items, xs, ys, strict=True)
     )
 
     centre = (plot.left + plot.right) // 2

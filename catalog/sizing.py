@@ -2,6 +2,8 @@
 
 Pure Python with exact arithmetic (``Fraction``): binary floating point puts values such as 10.0 a
 hair below 10 and would turn "≈ 10" into "≈ 9". No Django imports, so the rules are tested alone.
+A sizing method enters as its bytes per parameter, a number: each method's is written once, in the
+registry ``catalog.sizing_methods``.
 """
 from fractions import Fraction
 from numbers import Rational
@@ -9,21 +11,6 @@ from numbers import Rational
 # Share of GPU memory counted as usable for the model; the rest is headroom for activations,
 # the framework and fragmentation.
 USABLE_MEMORY_SHARE = Fraction(4, 5)
-
-# Memory each parameter needs, in bytes, by method.
-BYTES_PER_PARAMETER = {
-    # BF16 weights and gradients, FP32 master weights and two Adam moments: 2 + 2 + 4 + 4 + 4.
-    "full_adam": Fraction(16),
-    # LoRA: the frozen base in 16 bits plus adapters, their gradients and optimizer states.
-    "lora_16bit": Fraction(5, 2),
-    # QLoRA: the frozen base quantized to 4 bits plus adapters and their states.
-    "qlora_4bit": Fraction(1),
-    # Inference: weights only.
-    "weights_16bit": Fraction(2),
-    "weights_8bit": Fraction(1),
-    "weights_4bit": Fraction(1, 2),
-}
-METHODS = tuple(BYTES_PER_PARAMETER)
 
 
 def exact(value):
@@ -51,24 +38,26 @@ def usable_memory_gb(memory_gb, gpus=1):
     return exact(memory_gb) * gpus * USABLE_MEMORY_SHARE
 
 
-def bytes_per_parameter(method):
-    try:
-        return BYTES_PER_PARAMETER[method]
-    except KeyError:
-        raise ValueError(f"unknown sizing method {method!r}") from None
+def positive_bytes(bytes_per_parameter):
+    """A method's memory per parameter, in bytes, as an exact number above zero."""
+    value = exact(bytes_per_parameter)
+    if value <= 0:
+        raise ValueError("a parameter takes more than zero bytes")
+    return value
 
 
-def largest_model_params(memory_gb, gpus, method):
-    """Largest model, in billions of parameters, that fits ``gpus`` GPUs of ``memory_gb`` each.
+def largest_model_params(memory_gb, gpus, bytes_per_parameter):
+    """Largest model, in billions of parameters, that fits ``gpus`` GPUs of ``memory_gb`` each when each
+    parameter takes ``bytes_per_parameter`` bytes.
 
     GB divided by bytes per parameter gives billions of parameters, since both are powers of 10^9.
     """
-    return nice_floor(usable_memory_gb(memory_gb, gpus) / bytes_per_parameter(method))
+    return nice_floor(usable_memory_gb(memory_gb, gpus) / positive_bytes(bytes_per_parameter))
 
 
-def decode_tokens_per_second_ceiling(bandwidth_gbs, model_billion_params, method):
+def decode_tokens_per_second_ceiling(bandwidth_gbs, model_billion_params, bytes_per_parameter):
     """Upper bound on single-stream decode speed: every token reads all weights once from memory."""
-    weights_gb = exact(model_billion_params) * bytes_per_parameter(method)
+    weights_gb = exact(model_billion_params) * positive_bytes(bytes_per_parameter)
     if weights_gb <= 0:
         raise ValueError("the model must have weights")
     return nice_floor(exact(bandwidth_gbs) / weights_gb)
@@ -78,20 +67,18 @@ def decode_tokens_per_second_ceiling(bandwidth_gbs, model_billion_params, method
 
 # GPU counts a rented configuration comes in; the calculator picks the fewest that hold the model.
 CALCULATOR_GPU_COUNTS = (1, 2, 4, 8)
-# Methods that serve a model and keep a KV cache beside its weights; the others train it.
-INFERENCE_METHODS = ("weights_16bit", "weights_8bit", "weights_4bit")
 # The KV cache is kept in 16 bits: 2 bytes per value.
 KV_CACHE_BYTES_PER_VALUE = 2
 BYTES_PER_GB = 10**9
 
 
-def required_memory_gb(model_billion_params, method):
-    """Memory a model of ``model_billion_params`` billion parameters needs for ``method``, in GB,
-    before any KV cache: billions of parameters times bytes per parameter."""
+def required_memory_gb(model_billion_params, bytes_per_parameter):
+    """Memory a model of ``model_billion_params`` billion parameters needs at ``bytes_per_parameter``
+    bytes each, in GB, before any KV cache."""
     params = exact(model_billion_params)
     if params <= 0:
         raise ValueError("a model has more than zero parameters")
-    return params * bytes_per_parameter(method)
+    return params * positive_bytes(bytes_per_parameter)
 
 
 def kv_cache_gb(layers, kv_heads, head_dim, context_tokens, batch_size):

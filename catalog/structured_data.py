@@ -12,7 +12,9 @@ def gpu_product(request, gpu, title):
         "category": "GPU",
         "sku": gpu.slug,
         "image": absolute_url(social_image_url(title, gpu.get_absolute_url())),
-        "description": f"{gpu.vendor} {gpu.name}, {gpu.architecture}, {gpu.memory_gb.normalize():f} GB {gpu.memory_type}".strip(),
+        "description": (
+            f"{gpu.vendor} {gpu.name}, {gpu.architecture}, {gpu.memory_gb.normalize():f} GB {gpu.memory_type}"
+        ).strip(),
     }
     if gpu.price_usd_per_hour is not None:
         offer = {

@@ -12,18 +12,17 @@ from django.utils.translation import gettext as _
 from core.formatting import format_date_time, format_share
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language, with_query
-from workloads.snapshot import workload_content
-from workloads.tables import cell_text
 
-from . import sizing
+from . import gpu_tables, sizing
 from .alternatives import nearest_alternatives
 from .calculator import configurations
 from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
 from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
-from .forms import METHOD_NAMES, CalculatorForm, CatalogueForm, CompareForm, method_label
+from .forms import CalculatorForm, CatalogueForm, CompareForm
 from .gpu_ranking import gpu_ranking
 from .models import GPU, ModelPreset
-from .specs import GPU_PAGE_SPECS, spec_label, spec_text
+from .sizing_methods import SIZING_METHODS, calculator_label, calculator_name
+from .specs import SPECS, spec_label, spec_text
 from .structured_data import gpu_product
 
 
@@ -56,12 +55,11 @@ def gpu_list(request):
     return render(request, "catalog/gpu_list.html", context)
 
 
-def workload_fits(gpu, language):
-    """Each published workload whose table lists ``gpu``, with the GPU's cell under each of its columns."""
-    workloads = [workload for workload in workload_content().listing(gpu) if workload.has_page_in(language)]
+def rows_in_tables(gpu, language):
+    """Each published table (a workload's) that lists ``gpu``, with the GPU's cell under each column."""
     return [
-        (workload, [(column.label, cell_text(column, gpu)) for column in workload.columns.all()])
-        for workload in workloads
+        (table, [(heading, column.text(gpu)) for heading, column in table.columns])
+        for table in gpu_tables.published(language) if gpu.pk in table.gpu_ids
     ]
 
 
@@ -88,12 +86,12 @@ def gpu_detail(request, slug):
     )
     context.update({
         "gpu": gpu,
-        "specs": [(spec_label(spec), spec_text(gpu, spec)) for spec in GPU_PAGE_SPECS],
+        "specs": [(spec_label(spec.key), spec_text(gpu, spec.key)) for spec in SPECS],
         "price_updated": gpu.price_updated_at and {
             "text": format_date_time(gpu.price_updated_at),
             "iso": gpu.price_updated_at.isoformat(timespec="seconds"),
         },
-        "workload_fits": workload_fits(gpu, language),
+        "rows_in_tables": rows_in_tables(gpu, language),
         "alternatives": alternatives,
         "ranking_chart": gpu_ranking(gpu, gpus),
         "compare_query": urlencode([("gpu", slug) for slug in compare_slugs]) if len(compare_slugs) > 1 else "",
@@ -101,13 +99,13 @@ def gpu_detail(request, slug):
     return render(request, "catalog/gpu_detail.html", context)
 
 
-def compare_data(request, workloads, gpus):
-    """The form's data: a workload's link brings only its key, and its first GPUs are preselected."""
+def compare_data(request, tables, gpus):
+    """The form's data: a workload's link brings only its table's key, and its first GPUs are preselected."""
     data = request.GET.copy()
-    workload = workloads.get(data.get("workload"))
-    if workload and not data.getlist("gpu"):
+    table = tables.get(data.get("workload"))
+    if table and not data.getlist("gpu"):
         slugs = {gpu.pk: gpu.slug for gpu in gpus}
-        data.setlist("gpu", [slugs[row.gpu_id] for row in list(workload.rows.all())[:MAX_GPUS]])
+        data.setlist("gpu", [slugs[gpu_id] for gpu_id in table.gpu_ids[:MAX_GPUS]])
     return data
 
 
@@ -115,31 +113,29 @@ def compare_data(request, workloads, gpus):
 def compare(request):
     language = translation.get_language()
     gpus = list(GPU.objects.all())
-    workloads = {
-        workload.key: workload
-        for workload in workload_content().with_page_in(language)
-    }
+    tables = {table.key: table for table in gpu_tables.published(language)}
     submitted = "gpu" in request.GET or "workload" in request.GET
-    form = CompareForm(compare_data(request, workloads, gpus) if submitted else None,
-                       gpus=gpus, workloads=workloads.values())
+    form = CompareForm(compare_data(request, tables, gpus) if submitted else None,
+                       gpus=gpus, tables=tables.values())
     context_data = {"form": form, "usable_share": format_share(sizing.USABLE_MEMORY_SHARE)}
     title = _("Compare GPUs")
     if form.is_valid():
         gpus_by_slug = {gpu.slug: gpu for gpu in gpus}
         chosen = [gpus_by_slug[slug] for slug in form.cleaned_data["gpu"]]
-        workload = workloads.get(form.cleaned_data["workload"])
+        table = tables.get(form.cleaned_data["workload"])
         charts = comparison_charts(chosen)
         names = get_text_list([gpu.name for gpu in chosen], _("and"))
         title = _("Compare %(gpus)s") % {"gpus": names}
         context_data.update({
             "gpus": chosen,
-            "workload": workload,
+            "table": table,
             "spec_rows": spec_rows(chosen),
-            "fit_rows": fit_rows(chosen, workload.columns.all() if workload else ()),
+            "fit_rows": fit_rows(chosen, table.sizing_columns if table else ()),
             "charts": charts,
             "chart_rows": chart_data_rows(chosen, charts),
         })
-        query = [("gpu", slug) for slug in form.cleaned_data["gpu"]] + ([("workload", workload.key)] if workload else [])
+        query = [("gpu", slug) for slug in form.cleaned_data["gpu"]]
+        query += [("workload", table.key)] if table else []
     else:
         query = form.query_pairs() if submitted else []
     context = page_context(
@@ -167,16 +163,16 @@ def calculator(request):
         "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
         "gpu_counts_text": get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or")),
         "largest_gpu_count": max(sizing.CALCULATOR_GPU_COUNTS),
-        "methods": [method_label(method) for method in METHOD_NAMES],
+        "methods": [calculator_label(method) for method in SIZING_METHODS],
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
     })
     if form.is_valid():
         requirement = form.requirement()
         context["result"] = {
             "requirement": requirement,
-            "method_name": METHOD_NAMES[requirement.method],
+            "method_name": calculator_name(requirement.method),
             "configurations": configurations(list(GPU.objects.all()), requirement.total_gb),
-            "bytes_per_parameter": sizing.bytes_per_parameter(requirement.method),
+            "bytes_per_parameter": requirement.method.bytes_per_parameter,
             "largest_gpu_count": context["largest_gpu_count"],
             "kv_bytes": context["kv_bytes"],
         }

@@ -1,7 +1,8 @@
 """Links from an admin object to its public page in each language it exists in."""
-from django.conf import settings
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
+
+from .pages import language_name
 
 
 def preview_links(obj):
@@ -12,5 +13,5 @@ def preview_links(obj):
         return _("Not published in any language.")
     return format_html_join(
         " · ", '<a href="{}" target="_blank" rel="noopener" lang="{}">{}</a>',
-        ((obj.get_absolute_url(code), code, settings.LANGUAGE_NATIVE_NAMES[code]) for code in languages),
+        ((obj.get_absolute_url(code), code, language_name(code)) for code in languages),
     )

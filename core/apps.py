@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class CoreConfig(AppConfig):
-    """Site-wide pieces: formatting per language, page alternates, caching, sitemap and error pages."""
+    """Site-wide pieces: formatting per language, page alternates, the registry of public pages, caching and
+    error pages."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "core"

@@ -14,11 +14,11 @@ import logging
 import secrets
 import time
 
-from django.apps import apps
 from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from .content_models import content_models
 from .shared_cache import CacheUnavailable, shared_cache
 
 logger = logging.getLogger(__name__)
@@ -88,10 +88,12 @@ def content_changed(**_signal_arguments):
 
 
 def connect_content_signals():
-    """Bump the version whenever a model of an app that holds page content changes."""
-    for label in settings.CONTENT_APPS:
-        for model in apps.get_app_config(label).get_models():
-            uid = f"content-version-{model._meta.label_lower}"
-            post_save.connect(content_changed, sender=model, dispatch_uid=f"{uid}-save")
-            post_delete.connect(content_changed, sender=model, dispatch_uid=f"{uid}-delete")
-    m2m_changed.connect(content_changed, dispatch_uid="content-version-m2m")
+    """Bump the version whenever a content model changes (``core.content_models``), and only then: a
+    signup, a mail sent, a permission given or a ``migrate`` leaves every cached page in place."""
+    for model in content_models():
+        uid = f"content-version-{model._meta.label_lower}"
+        post_save.connect(content_changed, sender=model, dispatch_uid=f"{uid}-save")
+        post_delete.connect(content_changed, sender=model, dispatch_uid=f"{uid}-delete")
+        for field in model._meta.local_many_to_many:
+            m2m_changed.connect(content_changed, sender=field.remote_field.through,
+                                dispatch_uid=f"{uid}-{field.name}-m2m")

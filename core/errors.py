@@ -1,8 +1,6 @@
 """Error pages in the visitor's language (the language prefix is active by the time they render): bad
 request, forbidden, CSRF failure, wrong method, too many requests, the database being unavailable, and
 the server's own error."""
-from functools import wraps
-
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseServerError
 from django.shortcuts import render
@@ -57,20 +55,6 @@ def method_not_allowed(request, allowed):
     ], status=405)
     response["Allow"] = ", ".join(allowed)
     return response
-
-
-def allow_methods(*methods):
-    """Like Django's require_http_methods, with a localized 405 page."""
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if request.method not in methods:
-                return method_not_allowed(request, methods)
-            return view(request, *args, **kwargs)
-        # Any other method is refused before the CSRF check (core.middleware.AllowedMethodsMiddleware).
-        wrapper.allowed_methods = methods
-        return wrapper
-    return decorator
 
 
 def too_many_requests(request, retry_after):

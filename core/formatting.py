@@ -6,7 +6,7 @@ language that is active (``django.utils.translation``), so a page renders in one
 """
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from babel import Locale
 from babel.dates import format_datetime
@@ -14,8 +14,9 @@ from babel.numbers import format_currency, format_percent, parse_pattern
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
-# Babel locale for each site language. Portuguese follows the deck: "US$ 8,99" is the pt-BR pattern.
-BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
+# The regional locale of each site language: Babel formats in it and pages name it (Open Graph's og:locale).
+# Portuguese follows the deck: "US$ 8,99" is the pt-BR pattern.
+REGIONAL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 
 # CLDR's minimumGroupingDigits, which neither Babel nor Django applies: with 2, a number groups its
 # thousands only from five digits on (Spanish writes 6000 but 16.000).
@@ -24,16 +25,16 @@ MINIMUM_GROUPING_DIGITS = {"es": 2}
 
 def babel_locale(language=None):
     language = (language or get_language() or "en").split("-")[0]
-    return parsed_locale(BABEL_LOCALES.get(language, BABEL_LOCALES["en"]))
+    return parsed_locale(REGIONAL_LOCALES.get(language, REGIONAL_LOCALES["en"]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed_locale(name):
     """Babel parses a locale name on every call it is given one; a parsed Locale is reused."""
     return Locale.parse(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def number_pattern(pattern):
     """A parsed CLDR number pattern: Babel's format functions parse theirs on every call."""
     return parse_pattern(pattern)

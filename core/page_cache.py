@@ -12,6 +12,7 @@ keeps the pages it served lately in memory under the same keys. The key carries 
 which a process re-reads at most once a second (``core.content_version``), so a page served from memory
 costs no round trip and is still replaced within a second of an editor's change. With the shared cache
 unavailable, pages are rendered from the database and served uncached."""
+import contextlib
 import gzip
 import hashlib
 import threading
@@ -20,12 +21,13 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseNotModified
-from django.utils.cache import patch_vary_headers
+from django.http import HttpResponse
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 
 from .content_version import content_version
-from .errors import method_not_allowed
+from .middleware import allow_methods
+from .pages import language_codes
 from .shared_cache import CacheUnavailable, shared_cache
 
 NONCE_PLACEHOLDER = b"\x00csp-nonce\x00"
@@ -84,10 +86,8 @@ def cached_entry(key):
 
 def store_entry(key, entry):
     recent_pages.put(key, entry)
-    try:
+    with contextlib.suppress(CacheUnavailable):
         shared_cache("set", key, entry, timeout=settings.PAGE_CACHE_SECONDS)
-    except CacheUnavailable:
-        pass
 
 
 def page_cache_key(request, language=None, query=()):
@@ -121,7 +121,7 @@ def stored_entry(request, response, compress=True):
         "body": body,
         "gzip_body": None if nonce or not compress else gzip.compress(body, compresslevel=6, mtime=0),
         "content_type": response["Content-Type"],
-        "etag": '"%s"' % hashlib.sha256(body).hexdigest()[:40],
+        "etag": f'"{hashlib.sha256(body).hexdigest()[:40]}"',
         "uses_nonce": bool(nonce),
     }
 
@@ -148,42 +148,30 @@ def etag_for(request, entry):
     return entry["etag"]
 
 
-def if_none_match(request, etag):
-    header = request.headers.get("If-None-Match", "")
-    return etag in [tag.strip().removeprefix("W/") for tag in header.split(",")] or header.strip() == "*"
-
-
 def serve_entry(request, entry):
-    """The response for a stored page: 304 when the client has it, else its bytes. A HEAD request gets
-    the bytes too, so that its headers (Content-Length) are those of the GET; the server sends no body."""
-    etag = etag_for(request, entry)
-    if if_none_match(request, etag):
-        response = HttpResponseNotModified()
-    else:
-        response = response_from(request, entry)
-        response["Content-Length"] = str(len(response.content))
-    response["ETag"] = etag
+    """The response for a stored page: its bytes, or Django's 304 (with the headers a 304 keeps) when the
+    client has them. A HEAD request gets the bytes too, so that its headers (Content-Length) are those of
+    the GET; the server sends no body."""
+    response = response_from(request, entry)
+    response["Content-Length"] = str(len(response.content))
+    response["ETag"] = etag_for(request, entry)
     response["Cache-Control"] = public_cache_control()
     patch_vary_headers(response, ("Accept-Encoding",))
-    return response
+    return get_conditional_response(request, etag=response["ETag"], response=response)
 
 
 def cached_page(view=None, *, query=()):
     """Serve a public GET page from the page cache, render and store it on a miss; ETag and 304. A page
-    answers GET and HEAD (and OPTIONS, with what it allows); any other method gets the localized 405.
+    answers GET and HEAD, and OPTIONS with what it allows (``core.middleware.AllowedMethodsMiddleware``
+    answers OPTIONS and refuses any other method).
 
     ``query``: the names of the query parameters the page's content depends on (none by default)."""
     if view is None:
         return lambda view: cached_page(view, query=frozenset(query))
 
+    @allow_methods(*ALLOWED_METHODS)
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if request.method == "OPTIONS":
-            response = HttpResponse()
-            response["Allow"] = ", ".join(ALLOWED_METHODS)
-            return response
-        if request.method not in ALLOWED_METHODS:
-            return method_not_allowed(request, ALLOWED_METHODS)
         key = page_cache_key(request, query=query) if settings.PAGE_CACHE_ENABLED else None
         entry = cached_entry(key) if key else None
         if entry is None:
@@ -197,8 +185,6 @@ def cached_page(view=None, *, query=()):
                 store_entry(key, entry)
         return serve_entry(request, entry)
 
-    # Any other method is refused before the CSRF check (core.middleware.AllowedMethodsMiddleware).
-    wrapper.allowed_methods = ALLOWED_METHODS
     return wrapper
 
 
@@ -211,7 +197,7 @@ class PageCacheMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
-        self.languages = {code for code, _name in settings.LANGUAGES}
+        self.languages = set(language_codes())
 
     def __call__(self, request):
         if settings.PAGE_CACHE_ENABLED and request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING"):

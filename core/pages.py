@@ -4,12 +4,13 @@ the request's Host or scheme: a cached page is served to every visitor, whatever
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info, gettext
 
+from .formatting import REGIONAL_LOCALES
 from .social_image import social_image_url
 
 X_DEFAULT_LANGUAGE = "en"
-OPEN_GRAPH_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 
 
 def absolute_url(path):
@@ -18,7 +19,13 @@ def absolute_url(path):
 
 
 def language_codes():
+    """The site's languages, in its order (settings.LANGUAGES)."""
     return [code for code, _name in settings.LANGUAGES]
+
+
+def language_name(code):
+    """A language's name in itself, as a menu item starts: "Español", "Português", "Deutsch"."""
+    return capfirst(get_language_info(code)["name_local"])
 
 
 def urls_by_language(view_name, languages=None, **kwargs):
@@ -38,7 +45,7 @@ def with_query(paths, query):
 def alternates(paths):
     """Language switcher and hreflang entries, in the site's language order."""
     return [
-        {"code": code, "name": settings.LANGUAGE_NATIVE_NAMES[code], "path": paths[code]}
+        {"code": code, "name": language_name(code), "path": paths[code]}
         for code in language_codes() if code in paths
     ]
 
@@ -60,7 +67,7 @@ def page_context(request, paths, *, title, description, breadcrumbs=None, struct
     return {
         "structured_data": [breadcrumb_list(trail), *structured_data],
         "social_image_url": absolute_url(social_image_url(title, paths[language])),
-        "og_locale": OPEN_GRAPH_LOCALES[language],
+        "og_locale": REGIONAL_LOCALES[language],
         "page_title": title,
         "page_description": description,
         "alternates": [

@@ -3,6 +3,7 @@
 The URL carries the title signed with the site's secret, so only titles the site wrote are drawn. A
 drawing takes tens of milliseconds: each is kept in the shared cache, under its token and this module's
 own digest (a change to the drawing draws every image anew)."""
+import contextlib
 import hashlib
 import io
 import textwrap
@@ -73,10 +74,8 @@ def drawn(token, title):
         return draw(title)
     if png is None:
         png = draw(title)
-        try:
+        with contextlib.suppress(CacheUnavailable):
             shared_cache("set", key, png, timeout=CACHE_SECONDS)
-        except CacheUnavailable:
-            pass
     return png
 
 

@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.urls import include, path
 
 from core.health import healthz
-from core.sitemaps import sitemap_xml
 from core.social_image import social_image
 from core.views import robots_txt
+from storefront.sitemaps import sitemap_xml
 from storefront.views import home
 from workloads import views as workload_views
 

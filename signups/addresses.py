@@ -18,6 +18,7 @@ characters are how look-alikes get in (``İ`` passes Django's own validator). So
 or should not mail: no dot (``localhost``), an IP literal, or a special-use top-level domain
 (RFC 2606, 6761, 6762, 7686, 9476 and ICANN's ``.internal``). ``SIGNUP_ALLOWED_RESERVED_TLDS`` lets the
 tests use ``.example``."""
+import contextlib
 import unicodedata
 
 from django.conf import settings
@@ -66,10 +67,8 @@ def normalize(address):
     if not at or not local or not domain:
         return address
     local = unicodedata.normalize("NFKC", local)
-    try:
+    with contextlib.suppress(UnicodeError):  # no valid domain: the form's validators say so
         domain = normalize_domain(domain)
-    except UnicodeError:
-        pass  # no valid domain: the form's validators say so
     return f"{local}@{domain}"
 
 

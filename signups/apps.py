@@ -6,17 +6,18 @@ class SignupsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "signups"
+    # Only the legal pages are page content (core.content_models): a signup or a mail sent leaves every
+    # cached page in place, and signups and applications stay out of the editor role (personal data).
+    content_models = ("LegalPage",)
 
     def ready(self):
-        from django.db.models.signals import post_save, pre_delete
+        from django.db.models.signals import pre_delete
 
-        from core.content_version import content_changed
+        from core.public_pages import register
 
         from .models import LegalPage, refuse_legal_page_deletion
+        from .public_pages import legal_pages
 
-        # Only the legal pages are page content. The app is deliberately not in CONTENT_APPS: that
-        # would bump the content version (and empty the page cache) on every signup and every mail sent.
-        uid = "content-version-signups.legalpage"
-        post_save.connect(content_changed, sender=LegalPage, dispatch_uid=f"{uid}-save")
-        # Never deleted, so never a deletion to count.
+        register(legal_pages)
+
         pre_delete.connect(refuse_legal_page_deletion, sender=LegalPage, dispatch_uid="legal-pages-kept")

@@ -1,7 +1,6 @@
 import uuid
 
 from django import forms
-from django.conf import settings
 from django.forms.renderers import DjangoTemplates
 from django.urls import reverse
 from django.utils.html import escape, format_html
@@ -9,6 +8,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.pages import language_codes, language_name
 from workloads.models import Workload
 
 from . import addresses
@@ -96,7 +96,7 @@ class RenterSignupForm(PublicForm):
     )
     language = forms.ChoiceField(
         label=_("Language of our emails"), widget=forms.Select(attrs={"autocomplete": "language"}),
-        choices=[(code, settings.LANGUAGE_NATIVE_NAMES[code]) for code, _name in settings.LANGUAGES],
+        choices=[(code, language_name(code)) for code in language_codes()],
     )
     workload = WorkloadChoiceField(
         label=_("What you plan to run (optional)"), queryset=Workload.objects.none(), required=False,

@@ -1,10 +1,10 @@
 """Load the legal pages from ``signups/content/``: ``legal-pages.toml`` holds each page's version and date,
-``<language>/legal-pages.toml`` its title and text. Same semantics as ``workloads.loading``: creates what
-is missing and fills empty translations, never overwriting an editor's change; ``reset`` makes the
+``<language>/legal-pages.toml`` its title and text. Loaded as ``core.content_files`` describes: creates
+what is missing and fills empty translations, never overwriting an editor's change; ``reset`` makes the
 database equal to the files."""
 from pathlib import Path
 
-from workloads.loading import apply, languages, read_toml
+from core.content_files import apply, read_toml, read_translations
 
 from .models import LegalPage
 
@@ -14,8 +14,7 @@ FILE_NAME = "legal-pages.toml"
 
 def load_legal_pages(content_dir=CONTENT_DIR, *, reset=False):
     structure = read_toml(content_dir / FILE_NAME)
-    texts = {lang: read_toml(content_dir / lang / FILE_NAME)
-             for lang in languages() if (content_dir / lang / FILE_NAME).exists()}
+    texts = read_translations(content_dir, FILE_NAME)
     pages = []
     for key in LegalPage.Key.values:
         page = LegalPage.objects.filter(key=key).first()

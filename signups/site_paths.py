@@ -1,22 +1,33 @@
 """The page a visitor came to a form from, kept as consent evidence: only ever a page this site has."""
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from core.pages import urls_by_language
+from core.per_version import PerContentVersion
+from core.public_pages import public_pages
 
 MAX_LENGTH = 300
 
 
-def real_pages():
+@dataclass(frozen=True)
+class RealPaths:
+    version: int
+    paths: frozenset
+
+
+def load_real_paths(version):
     """Every public page (the sitemap's) and the forms, in every language: a path that merely matches a
     URL pattern (``/es/gpus/invented/``) is no page."""
-    from core.sitemaps import public_pages  # the composition of every app's pages
-
     paths = {path for page in public_pages() for path in page.values()}
     for view_name in ("signups:signup", "signups:provider_application"):
         paths.update(urls_by_language(view_name).values())
-    return paths
+    return RealPaths(version, frozenset(paths))
+
+
+# Worked out once per content version in each process, not on every form a visitor sends.
+real_paths = PerContentVersion(load_real_paths)
 
 
 def site_path(candidate):
@@ -26,7 +37,7 @@ def site_path(candidate):
     parts = urlsplit(candidate)
     if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
         return None
-    return parts.path if parts.path in real_pages() else None
+    return parts.path if parts.path in real_paths().paths else None
 
 
 def referring_path(request):

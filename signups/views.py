@@ -2,15 +2,18 @@
 legal pages (public, cached)."""
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
+from django.utils.decorators import method_decorator
 from django.utils.text import Truncator
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
+from django.views.generic import FormView
 
-from core.errors import allow_methods, message_context, message_page, too_many_requests
+from core.errors import message_context, message_page, too_many_requests
+from core.middleware import allow_methods
 from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language
 
@@ -21,63 +24,78 @@ from .models import LegalPage
 from .site_paths import referring_path, site_path
 
 
-def see_other(view_name):
-    """After a POST, the browser fetches the next page with GET: reloading it sends nothing twice."""
-    response = HttpResponseRedirect(reverse(view_name))
-    response.status_code = 303
-    return response
+@method_decorator([never_cache, allow_methods("GET", "HEAD", "POST")], name="dispatch")
+class PublicFormView(FormView):
+    """GET shows the form; POST is counted, checked and saved, then redirected (303) to the thank-you page
+    (``success_url``), so reloading that page sends nothing twice. A form with errors comes back with 400;
+    a filled honeypot gets the same thank-you page and saves nothing."""
 
+    view_name = None  # the form's own URL name: its page in each language, and its rate limit's scope
+    title = description = None
 
-def form_view(request, *, form_class, view_name, thanks_view_name, template, title, description, save):
-    """GET shows the form; POST is counted, checked and saved, then redirected to the thank-you page.
+    def save(self, form, consent):
+        raise NotImplementedError
 
-    A filled honeypot gets the same thank-you page and saves nothing."""
-    if request.method == "POST":
-        seconds = rate_limit.seconds_to_wait(request, scope=view_name)
+    def get_initial(self):
+        # Only a new form needs them: a sent one carries its own values.
+        if self.request.method == "POST":
+            return {}
+        return {"language": get_language(),
+                "source": site_path(self.request.GET.get("from")) or referring_path(self.request)}
+
+    def get_context_data(self, **kwargs):
+        context = page_context(self.request, urls_by_language(self.view_name), title=str(self.title),
+                               description=str(self.description))
+        return {**context, **super().get_context_data(**kwargs)}
+
+    def post(self, request, *args, **kwargs):
+        seconds = rate_limit.seconds_to_wait(request, scope=self.view_name)
         if seconds is not None:
             return too_many_requests(request, seconds)
-        form = form_class(request.POST)
+        form = self.get_form()
         if form.filled_by_a_bot():
-            return see_other(thanks_view_name)
-        if form.is_valid():
-            save(form, form.consent_evidence(form_path=request.path))
-            return see_other(thanks_view_name)
-        status = 400
-    else:
-        form = form_class(initial={"language": get_language(),
-                                   "source": site_path(request.GET.get("from")) or referring_path(request)})
-        status = 200
-    context = page_context(request, urls_by_language(view_name), title=title, description=description)
-    context["form"] = form
-    return render(request, template, context, status=status)
+            return self.see_thanks()
+        return self.form_valid(form) if form.is_valid() else self.form_invalid(form)
+
+    def form_valid(self, form):
+        self.save(form, form.consent_evidence(form_path=self.request.path))
+        return self.see_thanks()
+
+    def form_invalid(self, form):
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+    def see_thanks(self):
+        return HttpResponseRedirect(self.get_success_url(), status=303)
 
 
-@never_cache
-@allow_methods("GET", "HEAD", "POST")
-def signup(request):
-    return form_view(
-        request, form_class=RenterSignupForm, view_name="signups:signup",
-        thanks_view_name="signups:signup_thanks", template="signups/signup_form.html",
-        title=_("Join the EverXCloud waitlist"),
-        description=_("Sign up to hear when the EverXCloud GPU spot market opens, in your language."),
-        save=lambda form, consent: waitlist.request_to_join(**form.signup_fields(), consent=consent),
-    )
+class SignupView(PublicFormView):
+    form_class = RenterSignupForm
+    template_name = "signups/signup_form.html"
+    view_name = "signups:signup"
+    success_url = reverse_lazy("signups:signup_thanks")
+    title = gettext_lazy("Join the EverXCloud waitlist")
+    description = gettext_lazy("Sign up to hear when the EverXCloud GPU spot market opens, in your language.")
+
+    def save(self, form, consent):
+        waitlist.request_to_join(**form.signup_fields(), consent=consent)
 
 
-@never_cache
-@allow_methods("GET", "HEAD", "POST")
-def provider_application(request):
-    return form_view(
-        request, form_class=ProviderApplicationForm, view_name="signups:provider_application",
-        thanks_view_name="signups:provider_thanks", template="signups/provider_form.html",
-        title=_("Join the EverXCloud Network"),
-        description=_("Companies with GPU servers: apply to sell GPU hours through the EverXCloud spot "
-                      "market."),
-        save=lambda form, consent: providers.apply(
-            **form.answers(), submission=form.cleaned_data["submission"], language=get_language(),
-            consent=consent,
-        ),
-    )
+class ProviderApplicationView(PublicFormView):
+    form_class = ProviderApplicationForm
+    template_name = "signups/provider_form.html"
+    view_name = "signups:provider_application"
+    success_url = reverse_lazy("signups:provider_thanks")
+    title = gettext_lazy("Join the EverXCloud Network")
+    description = gettext_lazy("Companies with GPU servers: apply to sell GPU hours through the EverXCloud "
+                               "spot market.")
+
+    def save(self, form, consent):
+        providers.apply(**form.answers(), submission=form.cleaned_data["submission"], language=get_language(),
+                        consent=consent)
+
+
+signup = SignupView.as_view()
+provider_application = ProviderApplicationView.as_view()
 
 
 @allow_methods("GET", "HEAD")

@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
-from modeltranslation.admin import TabbedTranslationAdmin, TranslationStackedInline
+from modeltranslation.admin import TabbedTranslationAdmin
 
+from core.admin_blocks import block_inline
 from core.admin_preview import preview_links
 from core.formatting import format_usd
 
@@ -26,30 +27,6 @@ class FeaturedGPUInline(admin.TabularInline):
         return format_usd(featured.gpu.price_usd_per_hour)
 
 
-class RenterStepInline(TranslationStackedInline):
-    model = RenterStep
-    extra = 0
-    fields = ("order", "heading", "body")
-
-
-class ProviderStepInline(TranslationStackedInline):
-    model = ProviderStep
-    extra = 0
-    fields = ("order", "heading", "body")
-
-
-class LandingFactInline(TranslationStackedInline):
-    model = LandingFact
-    extra = 0
-    fields = ("order", "heading", "body")
-
-
-class LandingFAQInline(TranslationStackedInline):
-    model = LandingFAQ
-    extra = 0
-    fields = ("order", "question", "answer")
-
-
 @admin.register(LandingPage)
 class LandingPageAdmin(TabbedTranslationAdmin):
     """The home page on one screen: its text in one tab per language, the featured GPUs, the steps, facts and
@@ -65,7 +42,7 @@ class LandingPageAdmin(TabbedTranslationAdmin):
         (_("Section headings"), {"fields": ("workloads_heading", "renters_heading", "providers_heading",
                                             "facts_heading", "faq_heading")}),
     )
-    inlines = (FeaturedGPUInline, RenterStepInline, ProviderStepInline, LandingFactInline, LandingFAQInline)
+    inlines = (FeaturedGPUInline, *map(block_inline, (RenterStep, ProviderStep, LandingFact, LandingFAQ)))
 
     def has_add_permission(self, request):
         return super().has_add_permission(request) and LandingPage.objects.count() < len(LandingPage.Key)

@@ -2,13 +2,13 @@
 
 ``landing.toml`` holds what is the same in every language (the featured GPUs, in order);
 ``<language>/landing.toml`` the text: the page's fields, and the lists ``renter_steps``, ``provider_steps``,
-``facts`` and ``faqs``, matched by position across languages. Same semantics as ``workloads.loading``:
+``facts`` and ``faqs``, matched by position across languages. Loaded as ``core.content_files`` describes:
 creates what is missing and fills empty translations, never overwriting an editor's change; ``reset``
 makes the database equal to the files."""
 from pathlib import Path
 
 from catalog.models import GPU
-from workloads.loading import apply, languages, load_ordered, read_toml, translated
+from core.content_files import apply, load_ordered, read_toml, read_translations, translated
 
 from .models import FeaturedGPU, LandingFact, LandingFAQ, LandingPage, ProviderStep, RenterStep
 from .translation import LANDING_TEXT_FIELDS
@@ -41,8 +41,7 @@ def load_featured_gpus(landing, slugs, reset):
 
 def load_landing_page(content_dir=CONTENT_DIR, *, reset=False):
     structure = read_toml(content_dir / FILE_NAME)
-    texts = {lang: read_toml(content_dir / lang / FILE_NAME)
-             for lang in languages() if (content_dir / lang / FILE_NAME).exists()}
+    texts = read_translations(content_dir, FILE_NAME)
     landing, created = LandingPage.objects.get_or_create(key=LandingPage.Key.HOME)
     values = {}
     for field in LANDING_TEXT_FIELDS:

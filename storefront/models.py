@@ -1,10 +1,11 @@
-from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import GPU
+from core.content_blocks import HeadedText, Question
+from core.pages import language_codes
 
 
 class LandingPage(models.Model):
@@ -38,13 +39,13 @@ class LandingPage(models.Model):
     def __str__(self):
         return self.heading or self.get_key_display()
 
-    def page_languages(self):
-        """The home page exists in every language (an empty field falls back to English)."""
-        return [code for code, _name in settings.LANGUAGES]
-
     def get_absolute_url(self, language=None):
         with translation.override(language or translation.get_language()):
             return reverse("home")
+
+    def page_languages(self):
+        """The home page exists in every language (an empty field falls back to English)."""
+        return language_codes()
 
 
 class FeaturedGPU(models.Model):
@@ -65,21 +66,6 @@ class FeaturedGPU(models.Model):
 
     def __str__(self):
         return str(self.gpu)
-
-
-class HeadedText(models.Model):
-    """An ordered block of a landing page: a heading and a paragraph."""
-
-    order = models.PositiveSmallIntegerField(_("order"), default=0)
-    heading = models.CharField(_("heading"), max_length=160)
-    body = models.TextField(_("text"))
-
-    class Meta:
-        abstract = True
-        ordering = ["order", "id"]
-
-    def __str__(self):
-        return self.heading
 
 
 class RenterStep(HeadedText):
@@ -108,16 +94,5 @@ class LandingFact(HeadedText):
         verbose_name_plural = _("facts")
 
 
-class LandingFAQ(models.Model):
+class LandingFAQ(Question):
     landing = models.ForeignKey(LandingPage, on_delete=models.CASCADE, related_name="faqs")
-    order = models.PositiveSmallIntegerField(_("order"), default=0)
-    question = models.CharField(_("question"), max_length=240)
-    answer = models.TextField(_("answer"))
-
-    class Meta:
-        verbose_name = _("FAQ")
-        verbose_name_plural = _("FAQs")
-        ordering = ["order", "id"]
-
-    def __str__(self):
-        return self.question

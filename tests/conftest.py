@@ -1,15 +1,49 @@
+import io
 import os
+import sys
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
+from django.test import Client
 from django.utils import translation
+
+from core import content_version, shared_cache
+from workloads.models import Workload
+
+from .sitemap import sitemap_paths
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
+# Tests that start other processes (servers, commands, a browser) carry one of these markers, so that
+# `make test-fast` (-m "not browser and not quality and not multiprocess") leaves them all out.
+MARKERS_OF_TESTS_THAT_START_PROCESSES = ("multiprocess", "browser", "quality")
+PROCESS_START_EVENTS = {"subprocess.Popen", "os.posix_spawn", "os.system"}
+
+_running_test = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    global _running_test
+    _running_test = item
+    try:
+        return (yield)
+    finally:
+        _running_test = None
+
+
+def refuse_processes_from_unmarked_tests(event, args):
+    test = _running_test
+    if event in PROCESS_START_EVENTS and test is not None and not any(
+            test.get_closest_marker(name) for name in MARKERS_OF_TESTS_THAT_START_PROCESSES):
+        raise RuntimeError(f"{test.nodeid} starts a process ({event} {args[:2]}): mark it multiprocess")
+
+
+sys.addaudithook(refuse_processes_from_unmarked_tests)
 
 
 @pytest.fixture(autouse=True)
@@ -20,24 +54,79 @@ def default_language():
     translation.activate(settings.LANGUAGE_CODE)
 
 
+def forget_the_cache():
+    """An empty cache, as this process would first see it: no outage noticed in the last second, no
+    content version read (a test of an outage leaves both behind; the next test starts within the second)."""
+    cache.clear()
+    shared_cache._unavailable_until = 0.0
+    content_version._known, content_version._bump_pending = (None, 0.0), False
+
+
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with an empty cache: the database is rolled back between tests, the cache is not."""
-    cache.clear()
+    forget_the_cache()
     yield
-    cache.clear()
+    forget_the_cache()
+
+
+def load_launch_content():
+    call_command("load_launch_content", reset=True, stdout=io.StringIO())
+
+
+def ensure_launch_content():
+    """The launch content, loaded again if the tables are empty: a transactional test's teardown empties
+    every table, so the tests after one (transactional ones, or any in another order than pytest-django's)
+    would find none."""
+    if not Workload.objects.exists():
+        load_launch_content()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database, with the launch content loaded and committed once per session: each `db` test
+    runs in a transaction rolled back at its end, so it finds the content as loaded, whatever the test
+    before it changed."""
+    with django_db_blocker.unblock():
+        load_launch_content()
 
 
 @pytest.fixture
 def launch_content(db):
-    """The launch content, loaded from the versioned data files as `make run` loads it."""
-    call_command("load_launch_content", reset=True, stdout=open(os.devnull, "w"))
+    """The launch content, loaded from the versioned data files as `make run` loads it (once per session;
+    see django_db_setup)."""
+    ensure_launch_content()
+
+
+@pytest.fixture(scope="session")
+def sitemap_pages(django_db_setup, django_db_blocker):
+    """Every page the sitemap lists, rendered once per session from the launch content as loaded: a dict
+    of path to HTML, in the sitemap's order, for the tests that read every page and change no content."""
+    with django_db_blocker.unblock():
+        ensure_launch_content()
+        forget_the_cache()
+        client = Client()
+        pages = {}
+        for path in sitemap_paths(client):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            pages[path] = response.content.decode()
+        forget_the_cache()
+    return pages
+
+
+@pytest.fixture
+def empty_database(db):
+    """No content at all, for a test of the site before any is loaded: every table emptied inside the
+    test's transaction, so the launch content is back for the next test."""
+    call_command("flush", interactive=False, inhibit_post_migrate=True, verbosity=0)
 
 
 @pytest.fixture
 def live_launch_content(transactional_db):
-    """The launch content, committed, for tests that drive a browser against the live server."""
-    call_command("load_launch_content", reset=True, stdout=open(os.devnull, "w"))
+    """The launch content, committed, for tests that drive a browser or a server (a transactional test:
+    its teardown empties the tables)."""
+    ensure_launch_content()
 
 
 @pytest.fixture(scope="session")

@@ -29,7 +29,7 @@ def parse(name):
     lines = (DECK_DIR / name).read_text(encoding="utf-8").splitlines()
     rows = [line for line in lines if line.startswith("|")]
     table = [[cell.strip() for cell in row.strip().strip("|").split("|")] for row in rows if not set(row) <= set("|-")]
-    prose = [line[2:] if line.startswith("- ") else line for line in lines[1:] if line.strip() and not line.startswith("|")]
+    prose = [line.removeprefix("- ") for line in lines[1:] if line.strip() and not line.startswith("|")]
     return DeckPage(name, language, workload_key, lines[0].strip(), table, prose)
 
 

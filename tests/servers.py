@@ -94,12 +94,14 @@ def wait_until_healthy(url, process, seconds=30):
 @contextmanager
 def gunicorn_server(workers=1, log=None, **extra_env):
     """gunicorn with the production settings on a free loopback port; yields its base URL. Its output goes
-    to ``log`` (a binary file, left open) when given."""
+    to ``log`` (a binary file, left open) when given, else to a temporary file."""
+    if log is None:
+        with tempfile.TemporaryFile() as own_log, gunicorn_server(workers, own_log, **extra_env) as url:
+            yield url
+        return
     empty_database_cache()
     port = free_port()
     env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers), **extra_env)
-    own_log = log is None
-    log = tempfile.TemporaryFile() if own_log else log
     process = subprocess.Popen(
         [str(VENV_BIN / "gunicorn"), "--config", "gunicorn.conf.py", "everx.wsgi:application"],
         cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -117,8 +119,6 @@ def gunicorn_server(workers=1, log=None, **extra_env):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
-        if own_log:
-            log.close()
 
 
 @contextmanager

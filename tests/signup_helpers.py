@@ -1,5 +1,6 @@
 """Shared by the signup tests: form data, links read from mails, the mail worker, local SMTP servers."""
 import asyncio
+import contextlib
 import http.client
 import io
 import re
@@ -11,18 +12,17 @@ from urllib.parse import urlsplit
 from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.core.management import call_command
-from django.urls import reverse
-from django.utils import translation
+
+from .localized_urls import url_in
+from .servers import free_port
 
 SAMPLE_UUID = "00000000-0000-4000-8000-000000000000"
 
 
 def link_pattern(view_name, kwarg, sample):
     """A mail link to ``view_name`` in any of the site's languages (the URL segments are translated)."""
-    prefixes = []
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            prefixes.append(re.escape(reverse(view_name, kwargs={kwarg: sample}).split(sample)[0]))
+    prefixes = [re.escape(url_in(code, view_name, **{kwarg: sample}).split(sample)[0])
+                for code, _name in settings.LANGUAGES]
     return re.compile(r"https?://[^\s/]+(?:" + "|".join(prefixes) + r")[^\s/]+/")
 
 
@@ -46,11 +46,6 @@ def provider_data(**overrides):
     return {key: value for key, value in data.items() if value is not None}
 
 
-def url_in(language, view_name, **kwargs):
-    with translation.override(language):
-        return reverse(view_name, kwargs=kwargs or None)
-
-
 def path_of(url):
     return urlsplit(url).path
 
@@ -68,12 +63,6 @@ def run_mail_worker():
     out = io.StringIO()
     call_command("send_outbox", stdout=out)
     return out.getvalue()
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Mailbox:
@@ -132,10 +121,8 @@ def hanging_smtp_server():
         yield listener.getsockname()[1], held
     finally:
         stopping.set()
-        try:
+        with contextlib.suppress(OSError):
             listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
-        except OSError:
-            pass
         listener.close()
         for connection in held:
             connection.close()

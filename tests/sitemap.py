@@ -4,21 +4,35 @@ import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.urls import reverse
-from django.utils import translation
 
+from catalog.loading import read_gpus
 from catalog.models import GPU
 from signups.models import LegalPage
+from workloads.loading import workload_keys
 from workloads.models import Workload
 
+from .localized_urls import url_in
+
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML_NS = "{http://www.w3.org/1999/xhtml}"
 # Pages that exist in every language, whatever the database holds.
 FIXED_PAGES = ["home", "catalog:gpu_list", "catalog:compare", "catalog:calculator"]
 
 
+def parse_sitemap(body):
+    """Each URL a sitemap lists, in its order, with its alternates: {url: {hreflang: url}}."""
+    return {url.find(SITEMAP_NS + "loc").text: {link.get("hreflang"): link.get("href")
+                                                for link in url.iter(XHTML_NS + "link")}
+            for url in ET.fromstring(body).iter(SITEMAP_NS + "url")}
+
+
+def sitemap_entries(client):
+    """The site's sitemap, parsed (parse_sitemap)."""
+    return parse_sitemap(client.get("/sitemap.xml").content)
+
+
 def sitemap_paths(client):
-    root = ET.fromstring(client.get("/sitemap.xml").content)
-    return [urlsplit(url.find(SITEMAP_NS + "loc").text).path for url in root.iter(SITEMAP_NS + "url")]
+    return [urlsplit(url).path for url in sitemap_entries(client)]
 
 
 def languages():
@@ -28,11 +42,8 @@ def languages():
 def expected_public_paths():
     """Every page the sitemap must list: the fixed pages and each legal page in every language, each
     published workload in each language its page exists in, each GPU's page in each of its languages."""
-    paths = set()
     view_names = FIXED_PAGES + [LegalPage.URL_NAMES[page.key] for page in LegalPage.objects.all()]
-    for code in languages():
-        with translation.override(code):
-            paths |= {reverse(name) for name in view_names}
+    paths = {url_in(code, name) for code in languages() for name in view_names}
     for workload in Workload.objects.filter(is_published=True):
         paths |= {workload.get_absolute_url(code) for code in workload.page_languages()}
     for gpu in GPU.objects.all():
@@ -41,9 +52,11 @@ def expected_public_paths():
 
 
 def assert_sitemap_is_complete(paths):
-    """``paths`` (the sitemap's) list each page once and every page the models say is public."""
+    """``paths`` (the sitemap's) list each page once, every page the models say is public and no other;
+    the models hold the launch content (every GPU of the data file, each workload of the content files)."""
     assert len(paths) == len(set(paths)), sorted(p for p in set(paths) if paths.count(p) > 1)
-    missing = expected_public_paths() - set(paths)
-    assert not missing, f"pages missing from the sitemap: {sorted(missing)}"
-    # The launch content: 6 workloads and 15 GPUs in 4 languages, with the fixed and legal pages.
-    assert Workload.objects.filter(is_published=True).count() >= 6 and GPU.objects.count() >= 15
+    expected = expected_public_paths()
+    assert not expected - set(paths), f"pages missing from the sitemap: {sorted(expected - set(paths))}"
+    assert not set(paths) - expected, f"pages the models do not make public: {sorted(set(paths) - expected)}"
+    assert GPU.objects.count() == len(read_gpus())
+    assert Workload.objects.count() == len(workload_keys())

@@ -9,11 +9,14 @@ from django.utils import translation
 
 from catalog import sizing
 from catalog.models import GPU
+from catalog.sizing_methods import SIZING_METHODS, method_label
+from catalog.specs import SPECS
 from core.formatting import format_model_size, format_number
 from workloads.models import Workload
 
 from .deck import squash
-from .html import Page
+from .html import Page, parse
+from .localized_urls import url_in
 
 
 @pytest.fixture
@@ -27,7 +30,7 @@ def change_form_data(gpu):
     """Every field of the GPU's admin form as the browser would post it."""
     data = {}
     for field in GPU._meta.get_fields():
-        if not getattr(field, "editable", False) or field.auto_created or field.name in ("id",):
+        if not getattr(field, "editable", False) or field.auto_created or field.name == "id":
             continue
         value = getattr(gpu, field.attname, None)
         data[field.name] = "" if value is None else value
@@ -49,12 +52,12 @@ def test_admin_memory_change_updates_every_dependent_cell_in_every_language(admi
     response = client.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     h100.refresh_from_db()
-    assert h100.memory_gb == Decimal("120")
+    assert h100.memory_gb == Decimal(120)
 
     expectations = {
-        # workload key: column position (after the GPU name) → (method, GPUs)
-        "llm-training": {5: ("full_adam", 1), 6: ("full_adam", 8)},
-        "fine-tuning": {3: ("qlora_4bit", 1), 4: ("lora_16bit", 1)},
+        # workload key: column position (after the GPU name) → (bytes per parameter of its method, GPUs)
+        "llm-training": {5: (16, 1), 6: (16, 8)},  # full training with Adam
+        "fine-tuning": {3: (1, 1), 4: (Decimal("2.5"), 1)},  # QLoRA, LoRA
     }
     for key, fits in expectations.items():
         workload = Workload.objects.get(key=key)
@@ -62,8 +65,8 @@ def test_admin_memory_change_updates_every_dependent_cell_in_every_language(admi
             cells = row_cells(client, workload, language, "H100 SXM")
             with translation.override(language):
                 assert squash(cells[1]) == squash(f"{format_number(120)} GB")
-                for position, (method, gpus) in fits.items():
-                    want = format_model_size(sizing.largest_model_params(120, gpus, method))
+                for position, (bytes_per_parameter, gpus) in fits.items():
+                    want = format_model_size(sizing.largest_model_params(120, gpus, bytes_per_parameter))
                     assert squash(cells[position]) == squash(want), (key, language, position)
     # 120 GB × 0.8 ÷ 16 = 6 (was 4 at 80 GB); × 8 GPUs = 48 → 45.
     assert squash(row_cells(client, Workload.objects.get(key="llm-training"), "es", "H100 SXM")[5]) == "≈6milM"
@@ -79,7 +82,7 @@ def test_admin_rejects_zero_memory_and_keeps_the_stored_value(admin_client_logge
     assert response.status_code == 200
     assert "errornote" in response.content.decode()
     h100.refresh_from_db()
-    assert h100.memory_gb == Decimal("80")
+    assert h100.memory_gb == Decimal(80)
 
 
 @pytest.mark.parametrize("price", ["0", "0.00", "-1"])
@@ -131,8 +134,7 @@ def test_admin_translation_tabs_load_jquery_ui_from_this_site(admin_client_logge
 
 
 def path_segments(view_name, language):
-    with translation.override(language):
-        return [segment for segment in reverse(view_name).split("/") if segment]
+    return [segment for segment in url_in(language, view_name).split("/") if segment]
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
@@ -161,3 +163,22 @@ def test_a_workload_slug_that_is_another_pages_address_is_refused_in_that_langua
     assert path_segments("signups:signup", "pt")[-1] != path_segments("signups:signup", "de")[-1]
     workload.slug_de = path_segments("signups:signup", "pt")[-1]
     workload.full_clean()
+
+
+@pytest.mark.parametrize("language", ["es", "de"])
+def test_a_columns_spec_and_method_come_from_the_registries(admin_client_logged_in, launch_content, language):
+    workload = Workload.objects.get(key="llm-training")
+    url = reverse("admin:workloads_workload_change", args=[workload.pk])
+    document = parse(admin_client_logged_in.get(url, HTTP_ACCEPT_LANGUAGE=language).content)
+
+    def choices(field):
+        options = document.find("select", name=f"columns-0-{field}").find_all("option")
+        return [(option.attrs["value"], option.squashed_text) for option in options if option.attrs["value"]]
+
+    with translation.override(language):
+        assert choices("method") == [(method.key, method_label(method)) for method in SIZING_METHODS]
+        assert choices("spec") == [(spec.key, str(spec.label)) for spec in SPECS if spec.table_column]
+    # A name and a word of the bytes per parameter, in the admin's language.
+    lora = {"es": "LoRA sobre un modelo base de 16 bits (2,5 bytes por parámetro)",
+            "de": "LoRA auf einem 16-Bit-Basismodell (2,5 Byte pro Parameter)"}[language]
+    assert lora in dict(choices("method")).values()

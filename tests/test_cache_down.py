@@ -15,8 +15,11 @@ from catalog.models import GPU
 from workloads.models import Workload
 
 from .deck import squash
+from .html import form_fields
 from .servers import collect_static, gunicorn_server, redis_process
-from .test_multi_server import PASSWORD, Browserless, FormFields, create_editor, log_in, submit_signup
+from .test_multi_server import PASSWORD, Browserless, create_editor, log_in, submit_signup
+
+pytestmark = pytest.mark.multiprocess
 
 
 def healthz(url):
@@ -30,7 +33,7 @@ def healthz(url):
 def log_in_status(url, password):
     agent = Browserless(url)
     login_path = reverse("admin:login")
-    fields = FormFields(agent.request("GET", login_path)[2], "login-form").fields
+    fields = form_fields(agent.request("GET", login_path)[2], "login-form")
     fields.update({"username": "editor", "password": password, "next": reverse("admin:index")})
     return agent.request("POST", login_path, fields)
 
@@ -38,13 +41,11 @@ def log_in_status(url, password):
 @pytest.fixture
 def site_on_redis(live_launch_content):
     collect_static()
-    log = tempfile.TemporaryFile()
-    with redis_process() as (redis_url, redis), \
+    with tempfile.TemporaryFile() as log, redis_process() as (redis_url, redis), \
             gunicorn_server(workers=2, log=log, REDIS_URL=redis_url, SIGNUP_RATE_LIMIT="1",
                             SIGNUP_RATE_LIMIT_WINDOW=str(10**9),
                             EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend") as url:
         yield url, redis_url, redis, log
-    log.close()
 
 
 def test_with_redis_stopped_pages_are_served_and_logins_refused(site_on_redis):
@@ -104,7 +105,7 @@ def test_a_change_made_while_redis_hangs_is_not_hidden_when_it_answers_again(one
     assert "desde2,88US$" in squash(Browserless(url).request("GET", page_path)[2])
     editor = log_in(url)
     change_path = reverse("admin:catalog_gpu_change", args=[GPU.objects.get(slug="h100-sxm").pk])
-    fields = FormFields(editor.request("GET", change_path)[2], "gpu_form").fields
+    fields = form_fields(editor.request("GET", change_path)[2], "gpu_form")
     fields.update({"price_usd_per_hour": "2.50", "_save": "Save"})
 
     redis.send_signal(signal.SIGSTOP)

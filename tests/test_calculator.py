@@ -4,27 +4,22 @@ error for every kind of bad input, never a 500."""
 import csv
 import re
 from decimal import Decimal
-from urllib.parse import urlencode
 
 import pytest
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from catalog import sizing
-from catalog.forms import METHOD_NAMES
 from catalog.loading import GPUS_CSV, load_model_presets
 from catalog.models import ModelPreset
+from catalog.sizing_methods import SIZING_METHODS
 
 from .deck import deck_pages, squash
-from .dom import parse
+from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE
+from .html import parse
 from .localized_numbers import numbers_in
+from .localized_urls import url_in
 from .queries import add_test_gpus, page_queries
 
-BYTES = {
-    "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
-    "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5"),
-}
 # The model shapes the launch content gives as presets: (layers, KV heads, head dimension).
 SHAPES = {"llama-3-1-8b": (32, 8, 128), "llama-3-1-70b": (80, 8, 128), "llama-3-1-405b": (126, 8, 128)}
 
@@ -40,9 +35,7 @@ def model_presets(db):
 
 
 def calculator_url(language, **params):
-    with translation.override(language):
-        path = reverse("catalog:calculator")
-    return f"{path}?{urlencode(params)}" if params else path
+    return url_in(language, "catalog:calculator", params)
 
 
 def expected_configurations(required):
@@ -50,7 +43,7 @@ def expected_configurations(required):
     fitting, too_small = [], []
     for row in CSV_ROWS:
         memory, price = Decimal(row["memory_gb"]), Decimal(row["price_usd_per_hour"])
-        count = next((n for n in (1, 2, 4, 8) if required <= n * memory * Decimal("0.8")), None)
+        count = next((n for n in (1, 2, 4, 8) if required <= n * memory * USABLE_SHARE), None)
         if count:
             fitting.append((count * price, count, -memory, row["name"]))
         else:
@@ -80,20 +73,20 @@ def row_name(cell):
     ("7", "full_adam"), ("70", "full_adam"), ("13", "lora_16bit"), ("70", "qlora_4bit"), ("1.5", "full_adam"),
 ])
 def test_training_results_equal_an_independent_computation(client, launch_content, language, size, method):
-    required = Decimal(size) * BYTES[method]
+    required = Decimal(size) * BYTES_PER_PARAMETER[method]
     document = results(client, language, size=size, method=method)
     _header, rows = result_rows(document)
     expected = expected_configurations(required)
     assert [row_name(row[0]) for row in rows] == [name for name, _count, _cost in expected]
     with translation.override(language):
         yes, no = gettext("Yes"), gettext("No")
-    for row, (name, count, cost) in zip(rows, expected):
+    for row, (name, count, cost) in zip(rows, expected, strict=True):
         _gpu, _memory, one_gpu, gpus, usable, price = row
         assert one_gpu == (yes if count == 1 else no), name
         if count:
             assert numbers_in(gpus, language) == [count]
             memory = Decimal(next(r["memory_gb"] for r in CSV_ROWS if r["name"] == name))
-            assert numbers_in(usable, language) == [count * memory * Decimal("0.8")]
+            assert numbers_in(usable, language) == [count * memory * USABLE_SHARE]
             assert numbers_in(price, language) == [cost]
         else:
             assert numbers_in(gpus, language) == [8]  # "more than 8"
@@ -114,7 +107,7 @@ def test_inference_results_add_the_kv_cache_shown_apart(client, launch_content, 
                                                         context_tokens, batch):
     used_shape = shape or {"7": "llama-3-1-8b", "30": "llama-3-1-70b"}[size]
     layers, kv_heads, head_dim = SHAPES[used_shape]
-    weights = Decimal(size) * BYTES[method]
+    weights = Decimal(size) * BYTES_PER_PARAMETER[method]
     kv_cache = Decimal(2 * layers * kv_heads * head_dim * context_tokens * batch * 2) / Decimal(10**9)
     document = results(client, language, size=size, method=method, shape=shape, context=context_tokens,
                        batch=batch)
@@ -273,7 +266,8 @@ def test_bad_input_gets_a_localized_message_on_the_form(client, model_presets, l
 
 @pytest.mark.parametrize("query", [
     "size=%00&method=full_adam", "size=7&size=8&method=full_adam&method=lora_16bit", "size=" + "9" * 5000,
-    "size=7&method=weights_16bit&context=" + "9" * 400, "size=7&method=weights_16bit&batch=" + "9" * 5000, "size=١٢&method=full_adam", "size=7&method[]=x",
+    "size=7&method=weights_16bit&context=" + "9" * 400, "size=7&method=weights_16bit&batch=" + "9" * 5000,
+    "size=١٢&method=full_adam", "size=7&method[]=x",
     "size=7&method=weights_16bit&context=&batch=", "size=0x10&method=full_adam", "size=7&method=weights_16bit&shape=",
 ])
 def test_odd_queries_never_fail(client, launch_content, query):
@@ -301,6 +295,7 @@ def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, par
 
 
 def test_presets_load_idempotently_keep_editors_changes_and_reset(db):
+    ModelPreset.objects.all().delete()  # the session's launch content has loaded them already
     assert load_model_presets() == (3, 0)
     assert load_model_presets() == (0, 0)
     preset = ModelPreset.objects.get(slug="llama-3-1-70b")
@@ -314,5 +309,12 @@ def test_presets_load_idempotently_keep_editors_changes_and_reset(db):
     assert ModelPreset.objects.get(slug="llama-3-1-70b").layers == 80
 
 
-def test_the_calculator_offers_every_sizing_method():
-    assert tuple(METHOD_NAMES) == sizing.METHODS
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_calculator_offers_every_method_with_its_bytes_per_parameter(client, model_presets, language):
+    # The choices come from the registry of methods, each label ending with the method's bytes per parameter.
+    document = results(client, language)
+    choices = document.find_all("input", type="radio", name="method")
+    assert [choice.attrs["value"] for choice in choices] == [method.key for method in SIZING_METHODS]
+    for choice, method in zip(choices, SIZING_METHODS, strict=True):
+        label = document.find("label", for_=choice.attrs["id"]).squashed_text
+        assert numbers_in(label, language)[-1] == method.bytes_per_parameter, label

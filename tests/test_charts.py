@@ -4,6 +4,7 @@ geometry alone (nice ticks that cover the data, every mark inside the plot and i
 labels that overlap nothing, whole-number coordinates from exact inputs), then the pages in every language
 against figures this test works out itself from the GPUs' data file, then the queries."""
 import csv
+import itertools
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -25,7 +26,8 @@ from workloads.charts import workload_chart
 from workloads.models import Workload
 from workloads.snapshot import workload_content
 
-from .dom import fetch, parse
+from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
+from .html import fetch, parse
 from .localized_numbers import numbers_in
 from .queries import add_test_gpus, page_queries
 
@@ -41,14 +43,7 @@ PLOTTED_COLUMN = {
     "llm-training": "full-8gpu", "fine-tuning": "qlora", "llm-inference": "weights-16bit",
     "image-video-generation": "weights-bf16", "rendering-vfx": "memory", "scientific-computing": "fp64",
 }
-BYTES_PER_PARAMETER = {"full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
-                       "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5")}
 PHONE_CHART_WIDTH = 375 - 2 * 16  # the page's 1 rem padding each side
-
-
-def step_floor(value):
-    step = Decimal(1) if value < 10 else Decimal(5) if value < 100 else Decimal(10)
-    return (value // step) * step
 
 
 def expected_value(column, slug):
@@ -56,9 +51,9 @@ def expected_value(column, slug):
     row = CSV[slug]
     memory = Decimal(row["memory_gb"])
     if column.kind == "model_fit":
-        return step_floor(memory * column.gpu_count * Decimal("0.8") / BYTES_PER_PARAMETER[column.method])
+        return step_floor(memory * column.gpu_count * USABLE_SHARE / BYTES_PER_PARAMETER[column.method])
     if column.kind == "usable_memory":
-        return memory * column.gpu_count * Decimal("0.8")
+        return memory * column.gpu_count * USABLE_SHARE
     if column.kind == "decode_ceiling":
         if not row["bandwidth_gbs"]:
             return None
@@ -116,7 +111,7 @@ def assert_sound_scatter(layout, items):
                                 (layout.y_step, layout.y_ticks, [y for _n, _x, y in items])):
         assert is_nice(step)
         tick_values = [tick.value for tick in ticks]
-        assert all(b - a == step for a, b in zip(tick_values, tick_values[1:]))
+        assert all(b - a == step for a, b in itertools.pairwise(tick_values))
         assert tick_values[0] <= min([0, *values]) and tick_values[-1] >= max([0, *values])
         assert tick_values[0] == 0 or min(values) < 0  # from zero
     assert len(layout.x_ticks) - 1 <= scatter_chart.X_MAX_INTERVALS
@@ -210,7 +205,7 @@ def test_rank_geometry():
     assert memory.current_x == memory.marks[1] and bandwidth.current_x is None and bandwidth.current_label is None
     assert single.marks == (single.current_x,) == ((layout.strip_left + layout.strip_right) // 2,)
     assert [row.top for row in layout.rows] == sorted(row.top for row in layout.rows)
-    assert all(b.top > a.bottom for a, b in zip(layout.rows, layout.rows[1:]))
+    assert all(b.top > a.bottom for a, b in itertools.pairwise(layout.rows))
     assert layout.rows[-1].bottom < layout.height <= layout.rows[-1].bottom + rank_chart.PADDING
     frame = scatter_chart.Box(0, 0, layout.width, layout.height)
     for row in layout.rows:
@@ -291,7 +286,7 @@ def test_workload_page_plots_each_priced_gpu_of_its_table(client, launch_content
     assert y_ticks[0] == x_ticks[0] == 0
     x_of = linear((x_ticks[0], left), (x_ticks[-1], right))
     y_of = linear((y_ticks[0], bottom), (y_ticks[-1], top))
-    for slug, circle in zip(plotted, circles):
+    for slug, circle in zip(plotted, circles, strict=True):
         assert abs(int(circle.attrs["cx"]) - x_of(CSV[slug]["price_usd_per_hour"])) <= Decimal("0.5")
         assert abs(int(circle.attrs["cy"]) - y_of(expected_value(column, slug))) <= Decimal("0.5")
     # Every plotted GPU is named by a label; every other one by the note under the chart.
@@ -387,7 +382,7 @@ def test_gpu_page_ranks_match_the_gpu_table(client, launch_content, language):
         description = svg.find("desc", id=desc_id).squashed_text
         header, *rows = figure.find("table").table_rows()
         assert len(rows) == 3 and header[1] == CSV[slug]["name"]
-        for row, title, (field, more_is_better) in zip(rows, titles, RANKED):
+        for row, title, (field, more_is_better) in zip(rows, titles, RANKED, strict=True):
             rank, count = rank_in_file(slug, field, more_is_better)
             assert row[0] == title
             assert row[2] == (missing if rank is None else rank_text % {"rank": rank, "count": count})
@@ -401,7 +396,7 @@ def test_gpu_page_ranks_match_the_gpu_table(client, launch_content, language):
         marks = [group.find_all("circle") for group in svg.find_all("g", class_="chart-point")]
         assert [len(circles) for circles in marks] == [len(published(field)) for field, _more in RANKED]
         currents = iter(svg.find_all("circle", class_="chart-point-current"))
-        for (field, _more), strip in zip(RANKED, strips):
+        for (field, _more), strip in zip(RANKED, strips, strict=True):
             if not CSV[slug][field]:
                 continue
             current, values = next(currents), published(field)
@@ -429,7 +424,7 @@ def test_gpu_page_queries_do_not_grow_with_the_gpus(client, launch_content):
     before = page_queries(client, url)
     add_test_gpus(40, listed_in=Workload.objects.get(key="llm-inference"))
     assert page_queries(client, url) == before
-    header, memory, *_rest = fetch(client, url).find("figure", class_="chart-rank").find("table").table_rows()
+    _header, memory, *_rest = fetch(client, url).find("figure", class_="chart-rank").find("table").table_rows()
     assert memory[2] == f"n.º {1 + sum(1 for r in CSV.values() if Decimal(r['memory_gb']) > 141)} de 55"
 
 

@@ -5,20 +5,23 @@ import csv
 import re
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from django.conf import settings
-from django.urls import reverse
 from django.utils import translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from catalog import charts
 from catalog.loading import GPUS_CSV
+from catalog.sizing_methods import SIZING_METHODS, method_label
 from workloads.models import Workload, WorkloadColumn
 
-from .dom import fetch, parse
+from .expected_sizing import USABLE_SHARE, step_floor
+from .html import fetch, parse
 from .localized_numbers import SEPARATORS
+from .localized_urls import url_in
 from .queries import add_test_gpus, page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
@@ -26,10 +29,7 @@ with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
 
 
 def compare_url(language, *gpus, **params):
-    with translation.override(language):
-        path = reverse("catalog:compare")
-    query = [("gpu", slug) for slug in gpus] + list(params.items())
-    return f"{path}?{urlencode(query)}" if query else path
+    return url_in(language, "catalog:compare", [("gpu", slug) for slug in gpus] + list(params.items()))
 
 
 
@@ -37,11 +37,6 @@ def number(text, language):
     thousands, decimal = SEPARATORS[language]
     digits = "".join(ch for ch in text if ch.isdigit() or ch in ".,").strip(".,")
     return Decimal(digits.replace(thousands, "").replace(decimal, "."))
-
-
-def step_floor(value):
-    step = Decimal(1) if value < 10 else Decimal(5) if value < 100 else Decimal(10)
-    return (value // step) * step
 
 
 # 1. The form and the canonical URL.
@@ -163,10 +158,15 @@ def test_fits_equal_an_independent_computation(client, launch_content, language)
     expected = [(Decimal(16), 1), (Decimal("2.5"), 1), (Decimal(1), 1), (Decimal(2), 1), (Decimal(1), 1),
                 (Decimal("0.5"), 1), (Decimal(16), 8)]
     assert len(rows) == len(expected)
-    for row, (bytes_per_parameter, count) in zip(rows, expected):
-        for cell, slug in zip(row[1:], slugs):
-            want = step_floor(count * Decimal(CSV[slug]["memory_gb"]) * Decimal("0.8") / bytes_per_parameter)
+    for row, (bytes_per_parameter, count) in zip(rows, expected, strict=True):
+        for cell, slug in zip(row[1:], slugs, strict=True):
+            want = step_floor(count * Decimal(CSV[slug]["memory_gb"]) * USABLE_SHARE / bytes_per_parameter)
             assert number(cell.split("✓")[0], language) == want, (row[0], slug)
+    # A row names its method as a workload column's choice in the admin does, then the number of GPUs.
+    with translation.override(language):
+        names = [capfirst(method_label(method)) for method in SIZING_METHODS]
+    eight = "8 GPUs" if language == "en" else "8 GPU"
+    assert [row[0] for row in rows] == [f"{name}, 1 GPU" for name in names] + [f"{names[0]}, {eight}"]
 
 
 def test_a_workloads_link_presets_its_first_four_gpus_and_its_columns(client, launch_content):
@@ -186,8 +186,9 @@ def test_a_workloads_link_presets_its_first_four_gpus_and_its_columns(client, la
     labels = [row[0] for row in fits.table_rows()[1:]]
     sizing_columns = [column.label_es for column in workload.columns.all() if column.kind != WorkloadColumn.Kind.SPEC]
     assert labels[:len(sizing_columns)] == sizing_columns
-    # The workload's columns replace the defaults they repeat (LoRA and QLoRA on one GPU).
-    assert len(labels) == len(sizing_columns) + 7 - 2
+    # The workload's columns replace the defaults they repeat (LoRA and QLoRA on one GPU): the defaults are
+    # every method on one GPU and full training on eight.
+    assert len(labels) == len(sizing_columns) + len(SIZING_METHODS) + 1 - 2
 
 
 def test_every_workload_page_links_its_comparison(client, launch_content):
@@ -206,7 +207,7 @@ def chart_values(slug):
     row = CSV[slug]
     price, memory = Decimal(row["price_usd_per_hour"]), Decimal(row["memory_gb"])
     bf16 = Decimal(row["bf16_dense_tflops"]) / price if row["bf16_dense_tflops"] else None
-    trainable = step_floor(8 * memory * Decimal("0.8") / 16) / (8 * price)
+    trainable = step_floor(8 * memory * USABLE_SHARE / 16) / (8 * price)
     return [price, memory, bf16, trainable]
 
 
@@ -226,7 +227,7 @@ def test_four_accessible_charts_with_a_data_table(client, launch_content, langua
                              "mixed precision (%(bytes)s bytes per parameter) fits on %(gpus)s of these GPUs, counting "
                              "%(share)s of their memory and rounded down as in the tables, in billions of parameters, "
                              "divided by the price of those %(gpus)s GPUs for one hour in US dollars.")
-    for svg, title in zip(svgs, titles):
+    for svg, title in zip(svgs, titles, strict=True):
         assert svg.attrs["role"] == "img"
         title_id, desc_id = svg.attrs["aria-labelledby"].split()
         assert svg.find("title", id=title_id).text == title
@@ -239,7 +240,7 @@ def test_four_accessible_charts_with_a_data_table(client, launch_content, langua
     assert header[1:] == titles
     with translation.override(language):
         missing = gettext("Not published")
-    for row, slug in zip(rows, slugs):
+    for row, slug in zip(rows, slugs, strict=True):
         assert row[0] == CSV[slug]["name"]
         price, memory, bf16, trainable = chart_values(slug)
         assert number(row[1], language) == price
@@ -260,7 +261,7 @@ def test_bars_are_proportional_and_the_missing_have_none(client, launch_content)
         present = [value for value in values if value is not None]
         assert len(widths) == len(present)
         largest = max(present)
-        for width, value in zip(widths, present):
+        for width, value in zip(widths, present, strict=True):
             assert abs(Decimal(width) - value / largest * charts.PLOT_WIDTH) <= Decimal("0.5")
         assert max(widths) == charts.PLOT_WIDTH
 

@@ -1,5 +1,6 @@
 """The deck's pages, rendered from the database, equal the deck: every table cell and every line, in order."""
 import pytest
+
 from workloads.models import Workload
 
 from .deck import deck_pages, squash
@@ -24,7 +25,7 @@ def test_page_has_the_decks_heading_and_every_table_cell(client, launch_content,
     assert [len(table[0]) for table in page.tables].count(len(deck.table[0])) == 1
     cells = page.table_cells()
     assert len(cells) == len(deck.table)
-    for got_row, want_row in zip(cells, deck.table):
+    for got_row, want_row in zip(cells, deck.table, strict=True):
         assert [squash(c) for c in got_row] == [squash(c) for c in want_row]
 
 

@@ -2,22 +2,19 @@
 import logging
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import override_settings
 from django.urls import reverse
 
 from catalog.models import GPU
-from core.editor_role import EDITORS_GROUP, ensure_editor_group
+from core.editor_role import EDITORS_GROUP
 
-PASSWORD = "a-long-editor-password"
+from .editors import PASSWORD, create_editor
 
 
 @pytest.fixture
 def editor(db):
-    user = get_user_model().objects.create_user("editor", "editor@example.com", PASSWORD, is_staff=True)
-    user.groups.add(ensure_editor_group())
-    return user
+    return create_editor()
 
 
 def test_the_group_exists_after_migrate_with_content_permissions_only(db):
@@ -66,7 +63,9 @@ def test_many_usernames_from_one_address_are_locked_out_too(client, editor):
 def test_a_stranger_cannot_lock_an_editor_out(client, editor):
     url = reverse("admin:login")
     for _ in range(5):
-        assert client.post(url, {"username": "editor", "password": "wrong"}, REMOTE_ADDR="203.0.113.9").status_code == 200
+        assert client.post(
+            url, {"username": "editor", "password": "wrong"}, REMOTE_ADDR="203.0.113.9"
+        ).status_code == 200
     # The guessing address stays locked out, even with the right password...
     assert client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="203.0.113.9").status_code == 429
     # ...while the editor, from their own address, logs in.
@@ -80,8 +79,12 @@ def test_the_addresses_of_one_ipv6_network_count_as_one_address(client, editor):
     url = reverse("admin:login")
     for number in range(1, 6):
         client.post(url, {"username": f"guess{number}", "password": "wrong"}, REMOTE_ADDR=f"2001:db8:1:2::{number}")
-    assert client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1:2::99").status_code == 429
-    assert client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1:3::1").status_code == 302
+    assert client.post(
+        url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1:2::99"
+    ).status_code == 429
+    assert client.post(
+        url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1:3::1"
+    ).status_code == 302
 
 
 @override_settings(LOGIN_MAX_FAILURES_PER_USER=3, LOGIN_USER_CEILING=6, LOGIN_USER_CEILING_SECONDS=3600)
@@ -89,7 +92,9 @@ def test_guessing_one_username_from_many_addresses_meets_a_ceiling(client, edito
     url = reverse("admin:login")
     with caplog.at_level(logging.WARNING, logger="core.admin_site"):
         for number in range(6):
-            response = client.post(url, {"username": "editor", "password": "wrong"}, REMOTE_ADDR=f"203.0.113.{number // 2}")
+            response = client.post(
+                url, {"username": "editor", "password": "wrong"}, REMOTE_ADDR=f"203.0.113.{number // 2}"
+            )
             assert response.status_code == 200
     response = client.post(url, {"username": "editor", "password": PASSWORD}, REMOTE_ADDR="198.51.100.20")
     assert response.status_code == 429
@@ -97,7 +102,9 @@ def test_guessing_one_username_from_many_addresses_meets_a_ceiling(client, edito
     warnings = [record.getMessage() for record in caplog.records if record.name == "core.admin_site"]
     assert len(warnings) == 1 and "'editor'" in warnings[0] and "6 failed logins" in warnings[0]
     # Other accounts are not affected.
-    assert client.post(url, {"username": "someone-else", "password": "wrong"}, REMOTE_ADDR="198.51.100.20").status_code == 200
+    assert client.post(
+        url, {"username": "someone-else", "password": "wrong"}, REMOTE_ADDR="198.51.100.20"
+    ).status_code == 200
 
 
 def test_a_successful_login_clears_the_failures(client, editor):

@@ -8,6 +8,7 @@ from catalog.loading import read_gpus
 from workloads.models import Workload
 
 from .deck import parse, squash
+from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
 from .html import Page
 
 ES_SEED = parse("002_ec28ca16789293fc.txt")
@@ -18,10 +19,8 @@ FORMATS = {
 }
 
 
-def expected_fit(memory_gb, bytes_per_parameter):
-    value = Decimal(memory_gb) * Decimal("0.8") / Decimal(bytes_per_parameter)
-    step = 1 if value < 10 else 5 if value < 100 else 10
-    return int(value // step) * step
+def expected_fit(memory_gb, method):
+    return step_floor(Decimal(memory_gb) * USABLE_SHARE / BYTES_PER_PARAMETER[method])
 
 
 def grouped(number, thousands, decimal):
@@ -43,14 +42,14 @@ def test_fine_tuning_table_in_its_language(client, launch_content, language):
     assert len(header) == 6
     seed_names = [max((n for n in gpus if cell.startswith(n)), key=len) for cell, *_ in ES_SEED.table[1:]]
     assert len(rows) == len(seed_names) == 9
-    for row, name in zip(rows, seed_names):
+    for row, name in zip(rows, seed_names, strict=True):
         gpu = gpus[name]
         assert squash(row[0]) == squash(name + gpu["architecture"])
         want = [
             f"{grouped(gpu['memory_gb'], thousands, decimal)} GB",
             f"{grouped(gpu['bandwidth_gbs'], thousands, decimal)} GB/s",
-            size_pattern.format(expected_fit(gpu["memory_gb"], "1")),
-            size_pattern.format(expected_fit(gpu["memory_gb"], "2.5")),
+            size_pattern.format(expected_fit(gpu["memory_gb"], "qlora_4bit")),
+            size_pattern.format(expected_fit(gpu["memory_gb"], "lora_16bit")),
             price_pattern.format(f"{gpu['price_usd_per_hour']:.2f}".replace(".", decimal)),
         ]
         assert [squash(c) for c in row[1:]] == [squash(w) for w in want], name

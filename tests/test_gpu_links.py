@@ -1,13 +1,12 @@
 """Every GPU a table names links to that GPU's page, in the page's language: each row of each workload
 table, each row of the calculator's results, and each GPU named in the comparison's tables."""
 import pytest
-from django.urls import reverse
-from django.utils import translation
 
 from catalog.models import GPU
 from workloads.models import Workload
 
-from .dom import fetch
+from .html import fetch
+from .localized_urls import url_in
 from .sitemap import languages
 
 pytestmark = pytest.mark.django_db
@@ -70,8 +69,7 @@ def test_every_gpu_in_the_calculator_results_links_to_its_page(launch_content, c
     gpus = list(GPU.objects.all())
     problems = []
     for language in languages():
-        with translation.override(language):
-            path = f"{reverse('catalog:calculator')}?{CALCULATOR_QUERY}"
+        path = f"{url_in(language, 'catalog:calculator')}?{CALCULATOR_QUERY}"
         results = fetch(client, path).find("section", class_="calculator-results")
         assert results is not None, path
         named = set()
@@ -88,8 +86,7 @@ def test_every_gpu_the_comparison_tables_name_links_to_its_page(launch_content, 
     query = "&".join(f"gpu={slug}" for slug in COMPARED_GPUS) + "&workload=llm-training"
     problems, tables_checked = [], 0
     for language in languages():
-        with translation.override(language):
-            path = f"{reverse('catalog:compare')}?{query}"
+        path = f"{url_in(language, 'catalog:compare')}?{query}"
         tables = fetch(client, path).find("main").find_all("table")
         assert len(tables) >= 3, path
         for index, table in enumerate(tables, start=1):

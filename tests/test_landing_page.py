@@ -15,25 +15,21 @@ from django.urls import reverse
 from django.utils import translation
 
 from catalog.models import GPU
+from core.content_files import read_toml
 from core.content_version import content_version
 from core.editor_role import EDITORS_GROUP
 from core.formatting import format_price_per_hour
 from storefront.loading import CONTENT_DIR, FILE_NAME
 from storefront.models import FeaturedGPU, LandingFact, LandingFAQ, LandingPage, ProviderStep, RenterStep
 from storefront.translation import LANDING_TEXT_FIELDS
-from workloads.loading import read_toml
 from workloads.models import Workload
 
-from .dom import fetch, parse
+from .html import fetch, parse
+from .localized_urls import url_in
 from .queries import add_test_gpus
 
 LANGUAGES = ("es", "pt", "de", "en")
 LANDING_MODELS = (LandingPage, FeaturedGPU, RenterStep, ProviderStep, LandingFact, LandingFAQ)
-
-
-def url_in(language, name, **kwargs):
-    with translation.override(language):
-        return reverse(name, kwargs=kwargs or None)
 
 
 def landing():
@@ -88,8 +84,10 @@ def test_the_first_screen_shows_the_heading_the_waitlist_button_and_featured_pri
     cards = shown_cards(hero)
     assert len(cards) >= 3
     assert cards == expected_cards(language)
-    memories = [card.find(class_="price-card-memory").squashed_text for card in hero.find_all("li", class_="price-card")]
-    for gpu, memory in zip(featured_gpus(), memories):
+    memories = [
+        card.find(class_="price-card-memory").squashed_text for card in hero.find_all("li", class_="price-card")
+    ]
+    for gpu, memory in zip(featured_gpus(), memories, strict=True):
         assert memory.endswith(f"GB {gpu.memory_type}")
     for _name, path, _price in cards:
         assert client.get(path).status_code == 200
@@ -107,7 +105,8 @@ def test_below_the_fold_workloads_steps_facts_faq_and_calls_to_action(client, la
         assert [(li.find("h3").squashed_text, li.find("p").squashed_text) for li in step_list.find_all("li")] == [
             (getattr(step, f"heading_{language}"), getattr(step, f"body_{language}")) for step in items]
     facts = main.find("ul", class_="facts").find_all("li")
-    assert [fact.find("h3").squashed_text for fact in facts] == [getattr(f, f"heading_{language}") for f in page.facts.all()]
+    assert [fact.find("h3").squashed_text for fact in facts] == [
+        getattr(f, f"heading_{language}") for f in page.facts.all()]
     # Every section is named by a heading it points to.
     for section in main.find_all("section"):
         heading = document.by_id(section.attrs["aria-labelledby"])
@@ -123,14 +122,15 @@ def test_the_faq_page_json_ld_matches_the_faq_shown(client, launch_content, lang
     questions = [h3.squashed_text for h3 in faq.find_all("h3")]
     answers = [p.squashed_text for p in faq.find_all("p")]
     assert 4 <= len(questions) <= 6
-    assert list(zip(questions, answers)) == [
+    assert list(zip(questions, answers, strict=True)) == [
         (getattr(f, f"question_{language}"), getattr(f, f"answer_{language}")) for f in landing().faqs.all()]
     data = json_ld(document)
     assert data["Organization"]["name"] == "EverXCloud"
     faq_page = data["FAQPage"]
     assert faq_page["@context"] == "https://schema.org"
     assert [(q["@type"], q["name"], q["acceptedAnswer"]["@type"], q["acceptedAnswer"]["text"])
-            for q in faq_page["mainEntity"]] == [("Question", q, "Answer", a) for q, a in zip(questions, answers)]
+            for q in faq_page["mainEntity"]] == [
+        ("Question", q, "Answer", a) for q, a in zip(questions, answers, strict=True)]
 
 
 def test_an_editors_change_to_a_price_or_to_the_text_shows_on_the_next_request(client, launch_content):
@@ -176,7 +176,8 @@ def test_editors_choose_and_order_the_featured_gpus(client, launch_content):
     chosen = list(GPU.objects.exclude(price_usd_per_hour=None).order_by("-memory_gb")[:3])
     for order, gpu in enumerate(chosen, start=1):
         page.featured_gpus.create(gpu=gpu, order=order)
-    assert [name for name, _path, _price in shown_cards(fetch(client, url_in("en", "home")))] == [g.name for g in chosen]
+    assert [name for name, _path, _price in shown_cards(fetch(client, url_in("en", "home")))] == [
+        g.name for g in chosen]
 
 
 @pytest.fixture
@@ -221,14 +222,14 @@ def test_the_launch_content_has_every_landing_text_in_every_language(launch_cont
     assert [gpu.slug for gpu in featured_gpus()] == read_toml(CONTENT_DIR / FILE_NAME)["featured_gpus"]
 
 
-def test_loading_twice_changes_nothing(db):
+def test_loading_twice_changes_nothing(empty_database):
     load()
     first = rows()
     load()
     assert rows() == first
 
 
-def test_loading_again_keeps_editors_changes_and_reset_restores_the_files(db):
+def test_loading_again_keeps_editors_changes_and_reset_restores_the_files(empty_database):
     load()
     page = landing()
     page.heading_de = "Überschrift einer Redakteurin"
@@ -251,10 +252,11 @@ def test_loading_again_keeps_editors_changes_and_reset_restores_the_files(db):
     assert page.heading_de == files["de"]["heading"]
     assert page.faqs.get(order=2).answer_es == files["es"]["faqs"][1]["answer"]
     assert [gpu.slug for gpu in featured_gpus()] == read_toml(CONTENT_DIR / FILE_NAME)["featured_gpus"]
-    assert [step.heading_en for step in page.provider_steps.all()] == [s["heading"] for s in files["en"]["provider_steps"]]
+    assert [step.heading_en for step in page.provider_steps.all()] == [
+        s["heading"] for s in files["en"]["provider_steps"]]
 
 
-def test_loading_fills_a_translation_an_editor_emptied(db):
+def test_loading_fills_a_translation_an_editor_emptied(empty_database):
     load()
     page = landing()
     page.lead_pt = ""
@@ -286,7 +288,7 @@ def test_the_admin_shows_the_landing_page_with_its_lists(admin_client, launch_co
     assert f'href="{url_in("es", "home")}"' in body
 
 
-def test_without_the_launch_content_the_home_page_still_renders(client, db):
+def test_without_the_launch_content_the_home_page_still_renders(client, empty_database):
     document = parse(client.get(url_in("es", "home")).content)
     assert document.find("h1").squashed_text == "EverXCloud"
     assert document.find("ul", class_="price-cards") is None

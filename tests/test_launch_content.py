@@ -22,7 +22,7 @@ def snapshot():
     }
 
 
-def test_loads_the_fifteen_gpus_and_six_workloads(db):
+def test_loads_the_fifteen_gpus_and_six_workloads(empty_database):
     load()
     assert GPU.objects.count() == 15 == len(read_gpus())
     assert Workload.objects.count() == 6
@@ -46,14 +46,14 @@ def test_loads_the_fifteen_gpus_and_six_workloads(db):
                 assert getattr(workload, f"{field}_{language}"), (workload.key, field, language)
 
 
-def test_loading_twice_changes_nothing(db):
+def test_loading_twice_changes_nothing(empty_database):
     load()
     first = snapshot()
     load()
     assert snapshot() == first
 
 
-def test_loading_again_keeps_editors_changes_and_reset_restores_the_files(db):
+def test_loading_again_keeps_editors_changes_and_reset_restores_the_files(empty_database):
     load()
     h100 = GPU.objects.get(slug="h100-sxm")
     h100.price_usd_per_hour = Decimal("2.50")

@@ -18,7 +18,8 @@ from signups.models import LegalPage, OutboxEmail, Signup
 from workloads.models import Workload
 
 from .html import Page
-from .signup_helpers import run_mail_worker, signup_data, url_in
+from .localized_urls import url_in
+from .signup_helpers import run_mail_worker, signup_data
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "signups" / "content"
 LANGUAGES = ["es", "pt", "de", "en"]
@@ -115,7 +116,7 @@ def test_the_admin_edits_each_language_in_its_own_tab(client, launch_content):
     assert 'name="version"' in body and 'name="updated"' in body
 
 
-def test_loading_is_idempotent_keeps_editors_changes_and_reset_restores_the_files(db):
+def test_loading_is_idempotent_keeps_editors_changes_and_reset_restores_the_files(empty_database):
     load_legal_pages()
     first = list(LegalPage.objects.values())
     load_legal_pages()

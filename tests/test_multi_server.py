@@ -1,6 +1,5 @@
 """Two gunicorn instances on one PostgreSQL and one Redis: app servers are stateless. An admin change
 made through one is seen within a second through the other; a signup rate limit counts across both."""
-import html.parser
 import http.client
 import time
 import urllib.parse
@@ -15,7 +14,10 @@ from signups.models import WaitlistRequest
 from workloads.models import Workload
 
 from .deck import squash
+from .html import form_fields
 from .servers import collect_static, gunicorn_server, redis_server
+
+pytestmark = pytest.mark.multiprocess
 
 PASSWORD = "a-long-editor-password"
 
@@ -49,48 +51,6 @@ class Browserless:
         return response.status, dict(response.getheaders()), content
 
 
-class FormFields(html.parser.HTMLParser):
-    """The fields a browser would submit from the form with the given id."""
-
-    def __init__(self, page, form_id=None, action=None):
-        super().__init__()
-        self.form_id, self.action, self._inside = form_id, action, False
-        self.fields, self._select, self._textarea = {}, None, None
-        self.feed(page)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self._inside = (attrs.get("id") == self.form_id if self.form_id else attrs.get("action") == self.action)
-        if not self._inside:
-            return
-        if tag == "input" and attrs.get("name"):
-            if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
-                return
-            if attrs.get("type") in ("submit", "file"):
-                return
-            self.fields[attrs["name"]] = attrs.get("value", "")
-        elif tag == "select":
-            self._select = attrs.get("name")
-        elif tag == "option" and self._select and "selected" in attrs:
-            self.fields[self._select] = attrs.get("value", "")
-        elif tag == "textarea":
-            self._textarea = attrs.get("name")
-            self.fields[self._textarea] = ""
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-        elif tag == "form":
-            self._inside = False
-
-    def handle_data(self, data):
-        if self._inside and self._textarea:
-            self.fields[self._textarea] += data
-
-
 SIGNUP_LIMIT = 3
 
 
@@ -118,8 +78,8 @@ def log_in(base_url):
     agent = Browserless(base_url)
     status, _headers, page = agent.request("GET", reverse("admin:login"))
     assert status == 200
-    fields = FormFields(page, "login-form").fields
-    status, headers, _page = agent.request("POST", reverse("admin:login"), {
+    fields = form_fields(page, "login-form")
+    status, _headers, _page = agent.request("POST", reverse("admin:login"), {
         **fields, "username": "editor", "password": PASSWORD, "next": reverse("admin:index")})
     assert status == 302, "login failed"
     return agent
@@ -140,7 +100,7 @@ def test_an_admin_change_through_one_server_is_seen_within_a_second_through_the_
     change_path = reverse("admin:catalog_gpu_change", args=[h100.pk])
     status, _headers, form_page = editor.request("GET", change_path)
     assert status == 200
-    fields = FormFields(form_page, "gpu_form").fields
+    fields = form_fields(form_page, "gpu_form")
     fields.update({"price_usd_per_hour": "2.50", "_save": "Save"})
     status, _headers, _page = editor.request("POST", change_path, fields)
     assert status == 302
@@ -155,7 +115,7 @@ def submit_signup(agent, email):
     form_path = reverse("signups:signup")
     status, _headers, page = agent.request("GET", form_path)
     assert status == 200
-    fields = FormFields(page, action=form_path).fields
+    fields = form_fields(page, action=form_path)
     assert "csrfmiddlewaretoken" in fields
     fields.update({"email": email, "currency": "EUR", "consent": "on"})
     status, _headers, _page = agent.request("POST", form_path, fields)

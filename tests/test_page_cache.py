@@ -10,8 +10,6 @@ from django.db import connection
 from django.http import HttpResponse
 from django.template import engines
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
-from django.utils import translation
 
 from catalog.models import GPU
 from core.page_cache import cached_page
@@ -19,14 +17,10 @@ from workloads.models import Workload
 
 from .deck import squash
 from .html import Page, assert_page_heading
+from .localized_urls import url_in
 from .test_security_headers import assert_security_headers
 
 NONCE_IN_HEADER = re.compile(r"'nonce-([^']+)'")
-
-
-def reverse_in(language, view_name, **kwargs):
-    with translation.override(language):
-        return reverse(view_name, kwargs=kwargs or None)
 
 
 def training_url(language="es"):
@@ -56,7 +50,11 @@ def test_conditional_request_gets_304(client, launch_content):
     response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
     assert response.content == b""
+    # What a 304 keeps (RFC 9110 15.4.5): a cache revalidating its copy gets the same policy.
     assert response["ETag"] == etag
+    assert response["Cache-Control"] == client.get(url)["Cache-Control"]
+    assert "Accept-Encoding" in response["Vary"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=f'"something-else", W/{etag}').status_code == 304
     assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
 
 
@@ -122,7 +120,7 @@ def test_cached_pages_are_served_gzip_compressed_to_clients_that_accept_it(clien
 
 def test_query_parameters_a_page_does_not_read_are_served_the_cached_page(client, launch_content):
     # A GPU's page (a render of it makes queries, so none means it came from the cache).
-    url = reverse_in("es", "catalog:gpu_detail", slug="h100-sxm")
+    url = url_in("es", "catalog:gpu_detail", slug="h100-sxm")
     first = client.get(url)
     for query in ("?utm_source=newsletter&utm_campaign=launch", "?cache-buster=83121", "?gpu=h100-sxm"):
         with CaptureQueriesContext(connection) as queries:
@@ -132,7 +130,7 @@ def test_query_parameters_a_page_does_not_read_are_served_the_cached_page(client
 
 
 def test_a_pages_own_query_parameters_each_get_their_page(client, launch_content):
-    catalogue = reverse_in("es", "catalog:gpu_list")
+    catalogue = url_in("es", "catalog:gpu_list")
     nvidia = client.get(catalogue + "?vendor=NVIDIA")
     amd = client.get(catalogue + "?vendor=AMD")
     assert nvidia.content != amd.content
@@ -140,7 +138,7 @@ def test_a_pages_own_query_parameters_each_get_their_page(client, launch_content
         tagged = client.get(catalogue + "?utm_source=ad&vendor=NVIDIA")
     assert len(queries) == 0 and tagged.content == nvidia.content
     # The order of a repeated parameter's values is kept; the order of different names does not count.
-    compare = reverse_in("es", "catalog:compare")
+    compare = url_in("es", "catalog:compare")
     one = client.get(compare + "?gpu=h100-sxm&gpu=a100-sxm&workload=llm-training")
     with CaptureQueriesContext(connection) as queries:
         same = client.get(compare + "?workload=llm-training&gpu=h100-sxm&gpu=a100-sxm")
@@ -155,7 +153,7 @@ PUBLIC_PAGES = [("workload", {"slug": "gpu-entrenamiento-llm"}), ("home", {}), (
 @pytest.mark.parametrize("view_name, kwargs", PUBLIC_PAGES)
 def test_a_public_page_refuses_other_methods_with_a_localized_405(client, launch_content, method, view_name,
                                                                   kwargs):
-    response = getattr(client, method)(reverse_in("es", view_name, **kwargs))
+    response = getattr(client, method)(url_in("es", view_name, **kwargs))
     assert response.status_code == 405
     assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
     assert_page_heading(response, "es", "This page cannot do that")
@@ -164,7 +162,7 @@ def test_a_public_page_refuses_other_methods_with_a_localized_405(client, launch
 
 @pytest.mark.parametrize("view_name, kwargs", PUBLIC_PAGES)
 def test_options_says_what_a_public_page_allows_and_sends_no_page(client, launch_content, view_name, kwargs):
-    response = client.options(reverse_in("es", view_name, **kwargs))
+    response = client.options(url_in("es", view_name, **kwargs))
     assert response.status_code == 200
     assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
     assert response.content == b""

@@ -1,7 +1,7 @@
 """Price files from the market feed: validated, applied all or nothing, reported, seen at once."""
 import io
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
@@ -19,8 +19,8 @@ from workloads.models import Workload
 from .deck import squash
 from .html import Page
 
-NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
-LAUNCH_PRICES_TIME = datetime(2026, 11, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+LAUNCH_PRICES_TIME = datetime(2026, 11, 1, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -38,7 +38,9 @@ def editor_client(client, db):
 
 def upload(client, name, content, **headers):
     """The admin's import page, given one file; the response."""
-    return client.post(reverse("admin:catalog_gpu_import_prices"), {"price_file": SimpleUploadedFile(name, content)}, **headers)
+    return client.post(
+        reverse("admin:catalog_gpu_import_prices"), {"price_file": SimpleUploadedFile(name, content)}, **headers,
+    )
 
 
 def run_command(path):
@@ -64,14 +66,14 @@ def test_a_valid_csv_is_applied_and_reported(launch_content):
     assert report.unchanged == ["b200"]
     h100 = GPU.objects.get(slug="h100-sxm")
     assert h100.price_usd_per_hour == Decimal("2.50")
-    assert h100.price_updated_at == datetime(2026, 11, 30, 10, 0, tzinfo=timezone.utc)
+    assert h100.price_updated_at == datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 
 
 def test_a_valid_json_file_is_applied(launch_content):
     content = json.dumps([{"gpu": "a100-sxm", "usd_per_hour": "1.55", "time": "2026-11-30T09:30:00+01:00"}])
     report = import_prices(content.encode(), "feed.json", now=NOW)
     assert report.applied
-    assert GPU.objects.get(slug="a100-sxm").price_updated_at == datetime(2026, 11, 30, 8, 30, tzinfo=timezone.utc)
+    assert GPU.objects.get(slug="a100-sxm").price_updated_at == datetime(2026, 11, 30, 8, 30, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("bad_row, reason_words", [
@@ -137,7 +139,9 @@ def test_the_admin_upload_applies_a_file_and_reports_refusals(client, launch_con
     user = get_user_model().objects.create_superuser("boss", "boss@example.com", "a-long-test-password")
     client.force_login(user)
     url = reverse("admin:catalog_gpu_import_prices")
-    bad = SimpleUploadedFile("feed.csv", b"gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\nnope,1,2026-11-30T10:00:00Z\n")
+    bad = SimpleUploadedFile(
+        "feed.csv", b"gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\nnope,1,2026-11-30T10:00:00Z\n",
+    )
     response = client.post(url, {"price_file": bad})
     assert response.status_code == 200
     assert "unknown GPU" in response.content.decode()
@@ -154,7 +158,10 @@ def test_workload_pages_say_when_their_prices_were_updated(client, launch_conten
     content = "gpu,usd_per_hour,time\n" + "".join(f"{slug},1.00,2026-11-29T10:00:00Z\n" for slug in slugs)
     assert import_prices(content, "feed.csv", now=NOW).applied
     page = client.get(training.get_absolute_url("es")).content.decode()
-    assert 'Precios actualizados el <time datetime="2026-11-29T10:00:00+00:00">29 de noviembre de 2026, 10:00:00 UTC</time>' in page
+    assert (
+        'Precios actualizados el <time datetime="2026-11-29T10:00:00+00:00">'
+        "29 de noviembre de 2026, 10:00:00 UTC</time>"
+    ) in page
     german = client.get(training.get_absolute_url("de")).content.decode()
     assert "Preise aktualisiert am" in german and "29. November 2026" in german
 
@@ -162,7 +169,7 @@ def test_workload_pages_say_when_their_prices_were_updated(client, launch_conten
 def test_a_time_a_few_minutes_ahead_is_a_clock_difference_and_accepted(launch_content):
     content = "gpu,usd_per_hour,time\nb200,7.50,2026-11-30T12:04:00Z\n"
     assert import_prices(content, "feed.csv", now=NOW).applied
-    assert GPU.objects.get(slug="b200").price_updated_at == datetime(2026, 11, 30, 12, 4, tzinfo=timezone.utc)
+    assert GPU.objects.get(slug="b200").price_updated_at == datetime(2026, 11, 30, 12, 4, tzinfo=UTC)
 
 
 def test_a_row_older_than_the_current_price_is_kept_by_the_command(launch_content, tmp_path):
@@ -176,12 +183,14 @@ def test_a_row_older_than_the_current_price_is_kept_by_the_command(launch_conten
     assert "row 2, h100-sxm: older than the current price, kept" in out
     h100 = GPU.objects.get(slug="h100-sxm")
     assert h100.price_usd_per_hour == Decimal("2.50")
-    assert h100.price_updated_at == datetime(2026, 11, 30, 10, 0, tzinfo=timezone.utc)
+    assert h100.price_updated_at == datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
     assert GPU.objects.get(slug="b200").price_usd_per_hour == Decimal("7.50")
 
 
 def test_a_row_older_than_the_current_price_is_kept_by_the_admin(editor_client, launch_content):
-    assert upload(editor_client, "feed.csv", b"gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\n").status_code == 200
+    assert upload(
+        editor_client, "feed.csv", b"gpu,usd_per_hour,time\nh100-sxm,2.50,2026-11-30T10:00:00Z\n",
+    ).status_code == 200
     response = upload(editor_client, "feed.json", json.dumps([
         {"gpu": "b200", "usd_per_hour": "7.50", "time": "2026-11-30T11:00:00Z"},
         {"gpu": "h100-sxm", "usd_per_hour": "2.10", "time": "2026-11-30T09:59:59Z"},
@@ -216,7 +225,8 @@ DEEP_JSON = b"[" * 100_000 + b"]" * 100_000
 
 
 @pytest.mark.parametrize("name, content, english, german", [
-    ("feed.csv", b"gpu,usd_per_hour,time\nb200,1.00,0001-01-01T00:00:00+14:00\n", "before 2000-01-01", "vor dem 2000-01-01"),
+    ("feed.csv", b"gpu,usd_per_hour,time\nb200,1.00,0001-01-01T00:00:00+14:00\n",
+     "before 2000-01-01", "vor dem 2000-01-01"),
     ("feed.csv", b"gpu,usd_per_hour,time\nb200,1.00,9999-12-31T23:59:59-14:00\n", "future", "Zukunft"),
     ("feed.json", DEEP_JSON, "nested too deeply", "zu tief verschachtelt"),
     ("feed.json", b'{"prices": [{"gpu": "b200", "usd_per_hour": [[[[' + b"[" * 100_000 + b"]" * 100_004 + b"}]}",

@@ -5,14 +5,15 @@ import re
 
 import pytest
 from django.db import connection
-from django.urls import reverse
-from django.utils import translation
 
 from workloads.models import Workload
 
+from .html import Head
+from .localized_urls import url_in
 from .servers import collect_static, gunicorn_server
 from .test_multi_server import Browserless
-from .test_seo import Head
+
+pytestmark = pytest.mark.multiprocess
 
 
 @pytest.fixture
@@ -20,11 +21,6 @@ def server(live_launch_content):
     collect_static()
     with gunicorn_server() as url:
         yield url
-
-
-def signup_path():
-    with translation.override("de"):
-        return reverse("signups:signup")
 
 
 def test_head_carries_the_length_of_the_get(server):
@@ -47,7 +43,9 @@ def test_head_carries_the_length_of_the_get(server):
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
 def test_a_wrong_method_gets_the_405_not_the_csrf_page(server, method):
     page = Workload.objects.get(key="llm-training").get_absolute_url("de")
-    for path, allowed in ((page, {"GET", "HEAD", "OPTIONS"}), (signup_path(), {"GET", "HEAD", "POST"})):
+    for path, allowed in (
+        (page, {"GET", "HEAD", "OPTIONS"}), (url_in("de", "signups:signup"), {"GET", "HEAD", "POST"}),
+    ):
         status, headers, body = Browserless(server).request(method, path)
         assert status == 405, (method, path)
         assert set(headers["Allow"].replace(" ", "").split(",")) == allowed

@@ -18,7 +18,8 @@ from django.utils.translation import gettext
 from signups.models import OutboxEmail, ProviderApplication
 
 from .html import Page
-from .signup_helpers import provider_data, run_mail_worker, url_in
+from .localized_urls import url_in
+from .signup_helpers import provider_data, run_mail_worker
 
 
 def submission_key(client, language="es"):

@@ -1,10 +1,8 @@
 """What search engines and social sites read: titles, descriptions, canonical and hreflang links (the
 same alternates as the sitemap), Open Graph and Twitter cards with a per-page image, robots.txt, and
 JSON-LD whose structure is checked against what each page shows."""
-import html.parser
 import json
 import struct
-import xml.etree.ElementTree as ET
 from decimal import Decimal
 from urllib.parse import urlsplit
 
@@ -13,47 +11,8 @@ from django.conf import settings
 from catalog.models import GPU
 from workloads.models import Workload
 
-SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-XHTML_NS = "{http://www.w3.org/1999/xhtml}"
-
-
-class Head(html.parser.HTMLParser):
-    def __init__(self, body):
-        super().__init__(convert_charrefs=True)
-        self.meta, self.links, self.json_ld, self.title = {}, [], [], ""
-        self._in_title = self._in_json = False
-        self.feed(body)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "meta" and ("name" in attrs or "property" in attrs):
-            self.meta[attrs.get("name") or attrs.get("property")] = attrs.get("content", "")
-        elif tag == "link":
-            self.links.append(attrs)
-        elif tag == "title":
-            self._in_title = True
-        elif tag == "script" and attrs.get("type") == "application/ld+json":
-            self._in_json = True
-            self.json_ld.append("")
-
-    def handle_endtag(self, tag):
-        self._in_title = self._in_title and tag != "title"
-        self._in_json = self._in_json and tag != "script"
-
-    def handle_data(self, data):
-        if self._in_title:
-            self.title += data
-        if self._in_json:
-            self.json_ld[-1] += data
-
-
-def sitemap(client):
-    root = ET.fromstring(client.get("/sitemap.xml").content)
-    entries = {}
-    for url in root.iter(SITEMAP_NS + "url"):
-        alternates = {link.get("hreflang"): link.get("href") for link in url.iter(XHTML_NS + "link")}
-        entries[url.find(SITEMAP_NS + "loc").text] = alternates
-    return entries
+from .html import Head
+from .sitemap import sitemap_entries
 
 
 def png_size(content):
@@ -61,12 +20,13 @@ def png_size(content):
     return struct.unpack(">II", content[16:24])
 
 
-def test_every_page_has_its_title_description_canonical_alternates_and_cards(client, launch_content):
-    entries = sitemap(client)
+def test_every_page_has_its_title_description_canonical_alternates_and_cards(client, launch_content,
+                                                                             sitemap_pages):
+    entries = sitemap_entries(client)
     images = set()
     for url, alternates in entries.items():
         path = urlsplit(url).path
-        head = Head(client.get(path).content.decode())
+        head = Head(sitemap_pages[path])
         assert head.title.strip() and head.meta.get("description"), path
         canonical = [link["href"] for link in head.links if link.get("rel") == "canonical"]
         assert canonical == [url], path
@@ -78,7 +38,7 @@ def test_every_page_has_its_title_description_canonical_alternates_and_cards(cli
         assert head.meta["og:url"] == url
         images.add(head.meta["og:image"])
     assert len(images) == len(entries), "each page has its own social image"
-    image = client.get(urlsplit(sorted(images)[0]).path)
+    image = client.get(urlsplit(min(images)).path)
     assert image["Content-Type"] == "image/png"
     assert png_size(image.content) == (1200, 630)
 
@@ -94,12 +54,16 @@ def test_robots_txt_names_the_sitemap(client, db):
 
 
 def structured(client, path):
-    return {item["@type"]: item for item in (json.loads(text) for text in Head(client.get(path).content.decode()).json_ld)}
+    return structured_data(client.get(path).content.decode())
 
 
-def test_every_page_has_a_breadcrumb_list_ending_at_itself(client, launch_content):
-    for url in sitemap(client):
-        data = structured(client, urlsplit(url).path)
+def structured_data(body):
+    return {item["@type"]: item for item in (json.loads(text) for text in Head(body).json_ld)}
+
+
+def test_every_page_has_a_breadcrumb_list_ending_at_itself(client, launch_content, sitemap_pages):
+    for url in sitemap_entries(client):
+        data = structured_data(sitemap_pages[urlsplit(url).path])
         crumbs = data["BreadcrumbList"]["itemListElement"]
         assert crumbs[0]["position"] == 1 and [c["position"] for c in crumbs] == list(range(1, len(crumbs) + 1))
         assert crumbs[-1]["item"] == url
@@ -132,3 +96,24 @@ def test_gpu_pages_carry_a_product_with_its_hourly_offer(client, launch_content)
         assert offer["@type"] == "Offer" and offer["priceCurrency"] == "USD"
         assert Decimal(offer["price"]) == gpu.price_usd_per_hour
         assert offer["availability"].startswith("https://schema.org/")
+
+
+def test_a_page_missing_in_some_languages_is_listed_in_those_it_has_with_its_x_default(client, launch_content):
+    """Without English the x-default is the page's first language; the alternates are the sitemap's and
+    the page's own, the same."""
+    no_english = Workload.objects.get(key="fine-tuning")
+    no_english.title_en = ""
+    no_english.save()
+    no_portuguese = Workload.objects.get(key="llm-inference")
+    no_portuguese.title_pt = ""
+    no_portuguese.save()
+    entries = sitemap_entries(client)
+    for workload, languages, x_default in ((no_english, ["es", "pt", "de"], "es"),
+                                           (no_portuguese, ["es", "de", "en"], "en")):
+        urls = {code: settings.SITE_URL + workload.get_absolute_url(code) for code in languages}
+        expected = {**urls, "x-default": urls[x_default]}
+        assert [url for url in entries if url in set(urls.values())] == list(urls.values())
+        for url in urls.values():
+            assert entries[url] == expected
+            head = Head(client.get(urlsplit(url).path).content.decode())
+            assert {link["hreflang"]: link["href"] for link in head.links if link.get("rel") == "alternate"} == expected

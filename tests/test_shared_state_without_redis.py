@@ -13,8 +13,9 @@ from core.database_cache import DatabaseCache
 from workloads.models import Workload
 
 from .deck import squash
+from .html import form_fields
 from .servers import collect_static, empty_database_cache, gunicorn_server
-from .test_multi_server import PASSWORD, Browserless, FormFields, create_editor, log_in, submit_signup
+from .test_multi_server import PASSWORD, Browserless, create_editor, log_in, submit_signup
 
 LIMIT = 3
 
@@ -28,6 +29,7 @@ def two_workers(live_launch_content):
         yield url
 
 
+@pytest.mark.multiprocess
 def test_every_worker_serves_an_editors_change_within_a_second(two_workers):
     create_editor()
     page_path = Workload.objects.get(key="llm-training").get_absolute_url("es")
@@ -38,7 +40,7 @@ def test_every_worker_serves_an_editors_change_within_a_second(two_workers):
 
     editor = log_in(two_workers)
     change_path = reverse("admin:catalog_gpu_change", args=[GPU.objects.get(slug="h100-sxm").pk])
-    fields = FormFields(editor.request("GET", change_path)[2], "gpu_form").fields
+    fields = form_fields(editor.request("GET", change_path)[2], "gpu_form")
     fields.update({"price_usd_per_hour": "2.50", "_save": "Save"})
     assert editor.request("POST", change_path, fields)[0] == 302
 
@@ -48,18 +50,20 @@ def test_every_worker_serves_an_editors_change_within_a_second(two_workers):
     assert stale == [], f"{len(stale)} of 12 requests served the page from before the change"
 
 
+@pytest.mark.multiprocess
 def test_the_signup_limit_counts_both_workers_together(two_workers):
     statuses = [submit_signup(Browserless(two_workers), f"visitor{n}@example.com") for n in range(2 * LIMIT)]
     assert statuses == [303] * LIMIT + [429] * LIMIT
 
 
+@pytest.mark.multiprocess
 def test_the_admin_lockout_counts_both_workers_together(two_workers):
     create_editor()
     login_path = reverse("admin:login")
 
     def attempt(password):
         agent = Browserless(two_workers)
-        fields = FormFields(agent.request("GET", login_path)[2], "login-form").fields
+        fields = form_fields(agent.request("GET", login_path)[2], "login-form")
         fields.update({"username": "editor", "password": password, "next": reverse("admin:index")})
         return agent.request("POST", login_path, fields)[0]
 

@@ -15,7 +15,8 @@ from signups.models import OutboxEmail, Signup, WaitlistRequest
 from workloads.models import Workload
 
 from .html import Page, assert_page_heading
-from .signup_helpers import confirmation_path, run_mail_worker, signup_data, unsubscribe_path, url_in
+from .localized_urls import url_in
+from .signup_helpers import confirmation_path, run_mail_worker, signup_data, unsubscribe_path
 
 LANGUAGES = ["es", "pt", "de", "en"]
 

@@ -17,9 +17,13 @@ from signups.erasure import erase_person
 from signups.models import ErasureLog, OutboxEmail, ProviderApplication, Signup, WaitlistRequest
 from signups.tokens import new_token, token_hash
 
-from .signup_helpers import provider_data, run_mail_worker, signup_data, url_in
+from .localized_urls import url_in
+from .signup_helpers import provider_data, run_mail_worker, signup_data
 
-SPELLINGS = ["idn@bücher.example", "idn@xn--bcher-kva.example", "IDN@BÜCHER.example", "ｉｄｎ@ｂüｃｈｅｒ．ｅｘａｍｐｌｅ"]
+SPELLINGS = [
+    "idn@bücher.example", "idn@xn--bcher-kva.example", "IDN@BÜCHER.example",
+    "ｉｄｎ@ｂüｃｈｅｒ．ｅｘａｍｐｌｅ",
+]
 STORED = "idn@xn--bcher-kva.example"
 
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from signups.models import OutboxEmail, ProviderApplication, Signup, WaitlistRequest
 
 from .html import Page, assert_page_heading
-from .signup_helpers import provider_data, signup_data, url_in
+from .localized_urls import url_in
+from .signup_helpers import provider_data, signup_data
 
 
 def assert_nothing_stored():

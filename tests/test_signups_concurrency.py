@@ -16,7 +16,8 @@ from signups.models import OutboxEmail, Signup, WaitlistRequest
 from signups.outbox import send_due
 from signups.waitlist import apply_requests
 
-from .signup_helpers import signup_data, url_in
+from .localized_urls import url_in
+from .signup_helpers import signup_data
 
 SUBMISSIONS = 200
 DISTINCT = 120

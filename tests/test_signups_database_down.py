@@ -10,7 +10,8 @@ from django.db.backends.utils import CursorWrapper
 from signups.models import OutboxEmail, ProviderApplication, Signup
 
 from .html import assert_page_heading
-from .signup_helpers import provider_data, signup_data, url_in
+from .localized_urls import url_in
+from .signup_helpers import provider_data, signup_data
 
 
 def database_down(error=OperationalError):

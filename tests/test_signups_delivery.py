@@ -21,9 +21,14 @@ from signups import confirmation, outbox
 from signups.models import OutboxEmail, Signup, WaitlistRequest
 
 from . import servers
+from .localized_urls import url_in
 from .signup_helpers import (
-    CONFIRM_LINK, confirmation_path, free_port, run_mail_worker, signup_data, smtp_server, smtp_settings,
-    url_in,
+    CONFIRM_LINK,
+    confirmation_path,
+    run_mail_worker,
+    signup_data,
+    smtp_server,
+    smtp_settings,
 )
 
 
@@ -57,7 +62,7 @@ def test_the_confirmation_goes_through_a_real_smtp_server_and_its_link_confirms(
 
 
 def test_with_the_mail_server_down_the_signup_is_kept_and_the_worker_sends_it_later(client, launch_content):
-    closed_port = free_port()
+    closed_port = servers.free_port()
     with override_settings(**smtp_settings(closed_port)):
         response = post_signup(client, "pt", email="rui@example.com", language="pt")
         run_mail_worker()
@@ -89,7 +94,7 @@ def test_with_the_mail_server_down_the_signup_is_kept_and_the_worker_sends_it_la
 def test_retries_back_off_and_give_up_after_the_last_attempt(db, settings):
     settings.OUTBOX_MAX_ATTEMPTS = 3
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", free_port(), 2
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", servers.free_port(), 2
     mail = OutboxEmail.objects.create(recipient="a@example.com", subject="s", body="b", language="en")
     delays = []
     for _attempt in range(3):
@@ -132,6 +137,7 @@ def test_a_signup_whose_transaction_rolls_back_sends_no_mail(db, mailoutbox):
     assert not Signup.objects.exists() and not OutboxEmail.objects.exists() and mailoutbox == []
 
 
+@pytest.mark.multiprocess
 def test_the_worker_loop_applies_signups_delivers_and_stops_cleanly_on_sigterm(transactional_db):
     OutboxEmail.objects.create(recipient="worker@example.com", subject="Hallo", body="Text", language="de")
     WaitlistRequest.objects.create(

@@ -18,9 +18,14 @@ from django.utils import timezone
 from signups.models import OutboxEmail, Signup, WaitlistRequest
 from workloads.models import Workload
 
+from .localized_urls import url_in
 from .servers import collect_static, gunicorn_server
 from .signup_helpers import (
-    form_cookie_and_token, hanging_smtp_server, run_mail_worker, signup_data, smtp_settings, url_in,
+    form_cookie_and_token,
+    hanging_smtp_server,
+    run_mail_worker,
+    signup_data,
+    smtp_settings,
 )
 
 SIGNUPS = 10
@@ -45,6 +50,7 @@ def timed_request(base_url, method, path, body=None, headers=None):
         connection.close()
 
 
+@pytest.mark.multiprocess
 def test_signups_and_pages_stay_fast_while_the_mail_server_hangs(live_launch_content, static_files):
     form_path = url_in("es", "signups:signup")
     pages = [url_in("es", "home"), Workload.objects.get(key="llm-training").get_absolute_url("es"),

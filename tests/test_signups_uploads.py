@@ -15,8 +15,9 @@ from django.urls import reverse
 from signups.models import OutboxEmail, ProviderApplication, Signup, WaitlistRequest
 
 from .html import assert_page_heading
+from .localized_urls import url_in
 from .servers import collect_static, gunicorn_server
-from .signup_helpers import form_cookie_and_token, provider_data, signup_data, url_in
+from .signup_helpers import form_cookie_and_token, provider_data, signup_data
 
 TWENTY_MEGABYTES = 20 * 1024 * 1024
 
@@ -65,6 +66,7 @@ def test_staff_may_still_send_files_to_the_admin(client, launch_content):
     assert response.status_code == 200 and "ana@example.com" in response.content.decode()
 
 
+@pytest.mark.multiprocess
 def test_gunicorn_refuses_a_20_megabyte_upload_before_writing_any_of_it(live_launch_content, tmp_path):
     """Over HTTP, as a script would send it: the form's fields (with a valid CSRF token), then a 20 MB
     file. Halfway through, the temporary folder is looked at: Django's default handlers would be writing

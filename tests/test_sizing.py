@@ -1,6 +1,7 @@
 """Tests for catalog.sizing: the deck's fit cells, the rounding steps, exactness and properties.
 
-Pure Python: no database, no Django settings needed.
+Pure Python: no database, no Django settings needed. The bytes per parameter of the deck's methods are
+written here, independently of the registry (catalog.sizing_methods), which one test checks against them.
 """
 import csv
 import re
@@ -13,19 +14,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catalog.sizing import (
-    BYTES_PER_PARAMETER,
-    METHODS,
-    bytes_per_parameter,
     decode_tokens_per_second_ceiling,
     largest_model_params,
     nice_floor,
     usable_memory_gb,
 )
+from catalog.sizing_methods import SIZING_METHODS
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK_DIR = ROOT / "tests" / "deck"
 GPUS_CSV = ROOT / "catalog" / "data" / "gpus.csv"
 
+# Bytes per parameter by method, as the workload pages' notes state them.
+BYTES_PER_PARAMETER = {
+    "full_adam": Fraction(16),
+    "lora_16bit": Fraction(5, 2),
+    "qlora_4bit": Fraction(1),
+    "weights_16bit": Fraction(2),
+    "weights_8bit": Fraction(1),
+    "weights_4bit": Fraction(1, 2),
+}
+SERVING_METHODS = ["weights_16bit", "weights_8bit", "weights_4bit"]  # inference; the others train
 # Fit columns of the deck, by their header in each language: (method, number of GPUs).
 FIT_COLUMNS = {
     "Entrenamiento completo, 1 GPU": ("full_adam", 1),
@@ -111,7 +120,7 @@ def test_deck_fit_cell_is_reproduced(memory_gb, gpus, method, cell):
     match = FIT_CELL.match(cell)
     assert match, f"not a fit cell: {cell!r}"
     expected = int(match["n"].replace(".", ""))
-    assert largest_model_params(memory_gb, gpus, method) == expected
+    assert largest_model_params(memory_gb, gpus, BYTES_PER_PARAMETER[method]) == expected
 
 
 def test_every_fit_cell_of_the_deck_is_checked():
@@ -174,11 +183,15 @@ def test_nice_floor_rejects_floats(value):
 
 def test_floats_are_rejected_in_sizing_inputs():
     with pytest.raises(TypeError):
-        largest_model_params(80.0, 1, "full_adam")
+        largest_model_params(80.0, 1, 16)
+    with pytest.raises(TypeError):
+        largest_model_params(80, 1, 2.5)
     with pytest.raises(TypeError):
         usable_memory_gb(80.0)
     with pytest.raises(TypeError):
-        decode_tokens_per_second_ceiling(3350.0, 8, "weights_16bit")
+        decode_tokens_per_second_ceiling(3350.0, 8, 2)
+    with pytest.raises(TypeError):
+        decode_tokens_per_second_ceiling(3350, 8, 0.5)
 
 
 @pytest.mark.parametrize("value", [-1, "-0.5", Decimal("-0.01"), Fraction(-1, 3), "-100"])
@@ -197,25 +210,27 @@ def test_exact_arithmetic_keeps_a_boundary_that_float_loses():
     as_float = 1935 / (38.7 * 0.5)
     assert as_float < 100
     assert nice_floor(Fraction(as_float)) == 95
-    assert decode_tokens_per_second_ceiling(1935, "38.7", "weights_4bit") == 100
-    assert decode_tokens_per_second_ceiling(1935, Decimal("38.7"), "weights_4bit") == 100
+    assert decode_tokens_per_second_ceiling(1935, "38.7", Fraction(1, 2)) == 100
+    assert decode_tokens_per_second_ceiling(1935, Decimal("38.7"), Decimal("0.5")) == 100
 
 
 def test_exact_arithmetic_keeps_a_small_step_boundary_that_float_loses():
     as_float = 1935 / (38.7 * 2)
     assert as_float < 25
     assert nice_floor(Fraction(as_float)) == 20
-    assert decode_tokens_per_second_ceiling(1935, "38.7", "weights_16bit") == 25
-    assert decode_tokens_per_second_ceiling(1935, "77.4", "qlora_4bit") == 25
+    assert decode_tokens_per_second_ceiling(1935, "38.7", 2) == 25
+    assert decode_tokens_per_second_ceiling(1935, "77.4", 1) == 25
 
 
 def test_decimal_strings_are_read_without_float_rounding():
     assert 0.3 / 0.1 < 3
     assert nice_floor(Fraction("0.3") / Fraction("0.1")) == 3
     # 12.5 GB × 0.8 ÷ 1 is exactly 10: the step boundary must give 10, not 9.
-    assert largest_model_params("12.5", 1, "qlora_4bit") == 10
-    assert largest_model_params(Decimal("12.5"), 1, "weights_8bit") == 10
-    assert largest_model_params(Fraction(25, 2), 1, "qlora_4bit") == 10
+    assert largest_model_params("12.5", 1, 1) == 10
+    assert largest_model_params(Decimal("12.5"), 1, "1") == 10
+    assert largest_model_params(Fraction(25, 2), 1, Fraction(1)) == 10
+    # 12.5 GB × 0.8 ÷ 0.4 is exactly 25, though 0.4 has no exact float.
+    assert largest_model_params("12.5", 1, "0.4") == 25
 
 
 # 4. Properties.
@@ -230,7 +245,12 @@ memories = st.one_of(
     st.decimals(min_value=0, max_value=2000, allow_nan=False, allow_infinity=False, places=3),
 )
 gpu_counts = st.integers(min_value=1, max_value=1024)
-methods = st.sampled_from(METHODS)
+# Any memory per parameter from an eighth of a byte (1-bit weights) to 32 bytes, the deck's among them.
+bytes_per_parameter = st.one_of(
+    st.sampled_from(sorted(set(BYTES_PER_PARAMETER.values()))),
+    st.fractions(min_value=Fraction(1, 8), max_value=32, max_denominator=100),
+    st.decimals(min_value="0.125", max_value=32, allow_nan=False, allow_infinity=False, places=2),
+)
 
 
 def step_for(value):
@@ -263,35 +283,35 @@ def test_nice_floor_is_monotonic(a, b):
     assert nice_floor(a) <= nice_floor(b)
 
 
-@given(memories, memories, gpu_counts, methods)
-def test_fit_is_monotonic_in_memory(a, b, gpus, method):
+@given(memories, memories, gpu_counts, bytes_per_parameter)
+def test_fit_is_monotonic_in_memory(a, b, gpus, bytes_):
     a, b = sorted((a, b), key=as_fraction)
-    assert largest_model_params(a, gpus, method) <= largest_model_params(b, gpus, method)
+    assert largest_model_params(a, gpus, bytes_) <= largest_model_params(b, gpus, bytes_)
 
 
-@given(memories, gpu_counts, gpu_counts, methods)
-def test_fit_is_monotonic_in_gpus(memory, a, b, method):
+@given(memories, gpu_counts, gpu_counts, bytes_per_parameter)
+def test_fit_is_monotonic_in_gpus(memory, a, b, bytes_):
     a, b = sorted((a, b))
-    assert largest_model_params(memory, a, method) <= largest_model_params(memory, b, method)
+    assert largest_model_params(memory, a, bytes_) <= largest_model_params(memory, b, bytes_)
 
 
-@given(memories, gpu_counts, methods, methods)
+@given(memories, gpu_counts, bytes_per_parameter, bytes_per_parameter)
 def test_fit_decreases_with_bytes_per_parameter(memory, gpus, a, b):
-    a, b = sorted((a, b), key=BYTES_PER_PARAMETER.__getitem__)
+    a, b = sorted((a, b), key=as_fraction)
     # a needs no more bytes per parameter than b, so at least as large a model fits.
     assert largest_model_params(memory, gpus, a) >= largest_model_params(memory, gpus, b)
 
 
-@given(memories, gpu_counts, methods)
-def test_more_gpus_never_fit_a_smaller_model(memory, gpus, method):
-    assert largest_model_params(memory, gpus + 1, method) >= largest_model_params(memory, gpus, method)
-    assert largest_model_params(memory, gpus, method) >= largest_model_params(memory, 1, method)
+@given(memories, gpu_counts, bytes_per_parameter)
+def test_more_gpus_never_fit_a_smaller_model(memory, gpus, bytes_):
+    assert largest_model_params(memory, gpus + 1, bytes_) >= largest_model_params(memory, gpus, bytes_)
+    assert largest_model_params(memory, gpus, bytes_) >= largest_model_params(memory, 1, bytes_)
 
 
-@given(memories, gpu_counts, methods)
-def test_fit_follows_the_rule(memory, gpus, method):
-    exact_fit = as_fraction(memory) * gpus * Fraction(4, 5) / BYTES_PER_PARAMETER[method]
-    result = largest_model_params(memory, gpus, method)
+@given(memories, gpu_counts, bytes_per_parameter)
+def test_fit_follows_the_rule(memory, gpus, bytes_):
+    exact_fit = as_fraction(memory) * gpus * Fraction(4, 5) / as_fraction(bytes_)
+    result = largest_model_params(memory, gpus, bytes_)
     assert result <= exact_fit < result + step_for(exact_fit)
 
 
@@ -300,45 +320,41 @@ def test_fit_follows_the_rule(memory, gpus, method):
 
 def test_decode_ceiling_h100():
     # 3350 GB/s over 8 B params × 2 bytes = 209.375 tokens/s, shown as 200.
-    assert decode_tokens_per_second_ceiling(3350, 8, "weights_16bit") == 200
-    assert decode_tokens_per_second_ceiling("3350", Decimal("8"), "weights_16bit") == 200
+    assert decode_tokens_per_second_ceiling(3350, 8, 2) == 200
+    assert decode_tokens_per_second_ceiling("3350", Decimal(8), Decimal(2)) == 200
 
 
 def test_decode_ceiling_rtx_4090():
     # 1008 / 16 = 63, shown as 60.
-    assert decode_tokens_per_second_ceiling(1008, 8, "weights_16bit") == 60
+    assert decode_tokens_per_second_ceiling(1008, 8, 2) == 60
 
 
-@pytest.mark.parametrize("params", [0, "0", Decimal("0"), Fraction(0), -1])
+@pytest.mark.parametrize("params", [0, "0", Decimal(0), Fraction(0), -1])
 def test_decode_ceiling_needs_weights(params):
     with pytest.raises(ValueError):
-        decode_tokens_per_second_ceiling(3350, params, "weights_16bit")
+        decode_tokens_per_second_ceiling(3350, params, 2)
 
 
-def test_unknown_method_raises_value_error():
-    with pytest.raises(ValueError, match="unknown sizing method"):
-        bytes_per_parameter("full_sgd")
-    with pytest.raises(ValueError, match="unknown sizing method"):
-        largest_model_params(80, 1, "full_sgd")
-    with pytest.raises(ValueError, match="unknown sizing method"):
-        decode_tokens_per_second_ceiling(3350, 8, "full_sgd")
+@pytest.mark.parametrize("bytes_", [0, "0", Decimal("-0.5"), Fraction(-1, 2)])
+def test_a_parameter_takes_more_than_zero_bytes(bytes_):
+    with pytest.raises(ValueError, match="more than zero bytes"):
+        largest_model_params(80, 1, bytes_)
+    with pytest.raises(ValueError, match="more than zero bytes"):
+        decode_tokens_per_second_ceiling(3350, 8, bytes_)
 
 
-def test_bytes_per_parameter_values():
-    assert {method: bytes_per_parameter(method) for method in METHODS} == {
-        "full_adam": 16,
-        "lora_16bit": Fraction(5, 2),
-        "qlora_4bit": 1,
-        "weights_16bit": 2,
-        "weights_8bit": 1,
-        "weights_4bit": Fraction(1, 2),
-    }
+def test_the_registry_holds_these_methods():
+    # The one test that lists the registry's methods: a new method adds its line to BYTES_PER_PARAMETER.
+    assert [method.key for method in SIZING_METHODS] == list(BYTES_PER_PARAMETER)
+    assert {method.key: method.bytes_per_parameter for method in SIZING_METHODS} == BYTES_PER_PARAMETER
+    assert all(isinstance(method.bytes_per_parameter, Fraction) for method in SIZING_METHODS)
+    assert [method.key for method in SIZING_METHODS if method.serves] == SERVING_METHODS
 
 
 @pytest.mark.parametrize("gpus", [0, -1])
 def test_at_least_one_gpu(gpus):
     with pytest.raises(ValueError):
-        largest_model_params(80, gpus, "full_adam")
+        largest_model_params(80, gpus, 16)
     with pytest.raises(ValueError):
         usable_memory_gb(80, gpus)
 

@@ -16,8 +16,6 @@ from hypothesis import strategies as st
 from catalog.calculator import KVCacheShape, configurations, memory_requirement, nearest_preset
 from catalog.sizing import (
     CALCULATOR_GPU_COUNTS,
-    INFERENCE_METHODS,
-    METHODS,
     fewest_gpus,
     fits,
     kv_cache_gb,
@@ -25,10 +23,19 @@ from catalog.sizing import (
     required_memory_gb,
 )
 
-BYTES = {
-    "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
-    "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5"),
-}
+from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE
+
+SERVING = {"weights_16bit", "weights_8bit", "weights_4bit"}
+
+
+@dataclass(frozen=True)
+class Method:
+    """What the calculator needs of a sizing method (catalog.sizing_methods.SizingMethod)."""
+    bytes_per_parameter: Decimal
+    serves: bool
+
+
+METHODS = {key: Method(bytes_, key in SERVING) for key, bytes_ in BYTES_PER_PARAMETER.items()}
 GPUS_CSV = Path(__file__).resolve().parent.parent / "catalog" / "data" / "gpus.csv"
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     GPU_ROWS = list(csv.DictReader(handle))
@@ -36,7 +43,7 @@ with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
 
 def expected_fewest(required, memory):
     for count in (1, 2, 4, 8):
-        if required <= count * memory * Decimal("0.8"):
+        if required <= count * memory * USABLE_SHARE:
             return count
     return None
 
@@ -48,28 +55,30 @@ def as_decimal(fraction):
 # 1. Required memory.
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("bytes_", BYTES_PER_PARAMETER.values())
 @pytest.mark.parametrize("size", ["7", "8", "70", "405", "0.5", "1.1", "10000"])
-def test_required_memory_is_size_times_bytes_per_parameter(method, size):
-    assert required_memory_gb(size, method) == Fraction(size) * Fraction(str(BYTES[method]))
-    assert as_decimal(required_memory_gb(Decimal(size), method)) == Decimal(size) * BYTES[method]
+def test_required_memory_is_size_times_bytes_per_parameter(bytes_, size):
+    assert required_memory_gb(size, bytes_) == Fraction(size) * Fraction(str(bytes_))
+    assert as_decimal(required_memory_gb(Decimal(size), bytes_)) == Decimal(size) * bytes_
 
 
 def test_seven_billion_parameters_of_full_training_need_112_gb():
-    assert required_memory_gb(7, "full_adam") == 112
+    assert required_memory_gb(7, 16) == 112
 
 
-@pytest.mark.parametrize("size", [0, "0", Decimal("-1"), -7, Fraction(-1, 2)])
+@pytest.mark.parametrize("size", [0, "0", Decimal(-1), -7, Fraction(-1, 2)])
 def test_required_memory_refuses_a_model_without_parameters(size):
     with pytest.raises(ValueError):
-        required_memory_gb(size, "full_adam")
+        required_memory_gb(size, 16)
 
 
-def test_required_memory_refuses_floats_and_unknown_methods():
+def test_required_memory_refuses_floats_and_parameters_without_bytes():
     with pytest.raises(TypeError):
-        required_memory_gb(7.0, "full_adam")
+        required_memory_gb(7.0, 16)
+    with pytest.raises(TypeError):
+        required_memory_gb(7, 2.5)
     with pytest.raises(ValueError):
-        required_memory_gb(7, "sgd")
+        required_memory_gb(7, 0)
 
 
 # 2. KV cache.
@@ -126,7 +135,7 @@ def test_seven_billion_parameters_of_full_training_need_two_80_gb_gpus():
     # 112 GB > 80 × 0.8 = 64 GB on one GPU; 112 ≤ 128 on two.
     assert not fits(112, 80, 1)
     assert fits(112, 80, 2)
-    assert fewest_gpus(required_memory_gb(7, "full_adam"), 80) == 2
+    assert fewest_gpus(required_memory_gb(7, 16), 80) == 2
 
 
 def test_the_boundary_is_inclusive_and_exact():
@@ -134,7 +143,7 @@ def test_the_boundary_is_inclusive_and_exact():
     assert fits(64, 80, 1)
     assert not fits(Fraction(64) + Fraction(1, 10**12), 80, 1)
     assert fits("12.8", "16", 1) and not fits("12.81", "16", 1)
-    assert fewest_gpus(Decimal("128"), Decimal("80.0")) == 2
+    assert fewest_gpus(Decimal(128), Decimal("80.0")) == 2
     assert fewest_gpus(Decimal("128.001"), Decimal("80.0")) == 4
 
 
@@ -150,7 +159,7 @@ def test_fewest_gpus_takes_other_counts():
 
 def test_calculator_counts():
     assert CALCULATOR_GPU_COUNTS == (1, 2, 4, 8)
-    assert set(INFERENCE_METHODS) == {"weights_16bit", "weights_8bit", "weights_4bit"}
+
 
 
 memories = st.decimals(min_value=1, max_value=2000, allow_nan=False, allow_infinity=False, places=1)
@@ -181,12 +190,12 @@ def test_more_memory_needed_never_needs_fewer_gpus(a, b, memory):
         assert small_count is not None and order[small_count] <= order[large_count]
 
 
-@given(st.sampled_from(METHODS), memories, st.sampled_from(CALCULATOR_GPU_COUNTS))
-def test_the_tables_largest_model_fits_the_calculator(method, memory, count):
+@given(st.sampled_from(list(BYTES_PER_PARAMETER.values())), memories, st.sampled_from(CALCULATOR_GPU_COUNTS))
+def test_the_tables_largest_model_fits_the_calculator(bytes_, memory, count):
     # The workload tables' "largest model that fits" on ``count`` GPUs does fit them in the calculator.
-    largest = largest_model_params(memory, count, method)
+    largest = largest_model_params(memory, count, bytes_)
     if largest > 0:
-        assert fits(required_memory_gb(largest, method), memory, count)
+        assert fits(required_memory_gb(largest, bytes_), memory, count)
 
 
 # 4. The calculator's answer.
@@ -230,14 +239,14 @@ def test_no_preset_without_presets():
 
 
 def test_training_requirement_has_no_kv_cache():
-    requirement = memory_requirement(Decimal(7), "full_adam")
+    requirement = memory_requirement(Decimal(7), METHODS["full_adam"])
     assert requirement.model_gb == requirement.total_gb == 112
     assert requirement.kv_cache_gb == 0 and not requirement.is_inference
 
 
 def test_inference_requirement_adds_the_kv_cache_apart():
     shape = KVCacheShape(80, 8, 128)
-    requirement = memory_requirement(Decimal(70), "weights_16bit", shape, 8192, 1)
+    requirement = memory_requirement(Decimal(70), METHODS["weights_16bit"], shape, 8192, 1)
     assert requirement.model_gb == 140
     assert requirement.kv_cache_gb == Fraction(2_684_354_560, 10**9)
     assert as_decimal(requirement.total_gb) == Decimal("142.68435456")
@@ -252,7 +261,7 @@ def fake_gpus():
                                           ("70", "qlora_4bit"), ("500", "full_adam"), ("1", "weights_8bit")])
 def test_configurations_equal_an_independent_computation(size, method):
     # Cheapest first; on a tie fewer GPUs, then more memory, then the name. Then those that do not fit.
-    required = Decimal(size) * BYTES[method]
+    required = Decimal(size) * BYTES_PER_PARAMETER[method]
     fitting, too_small = [], []
     for gpu in fake_gpus():
         count = expected_fewest(required, gpu.memory_gb)
@@ -262,12 +271,12 @@ def test_configurations_equal_an_independent_computation(size, method):
             too_small.append((-gpu.memory_gb, gpu.name))
     expected = [(name, count, cost) for cost, count, _memory, name in sorted(fitting)]
     expected += [(name, None, None) for _memory, name in sorted(too_small)]
-    got = configurations(fake_gpus(), required_memory_gb(Decimal(size), method))
+    got = configurations(fake_gpus(), required_memory_gb(Decimal(size), BYTES_PER_PARAMETER[method]))
     assert [(c.gpu.name, c.gpu_count, c.hourly_cost) for c in got] == expected
 
 
 def test_gpus_that_need_more_than_eight_come_last_most_memory_first():
-    got = configurations(fake_gpus(), required_memory_gb(500, "full_adam"))  # 8000 GB: nothing fits
+    got = configurations(fake_gpus(), required_memory_gb(500, 16))  # 8000 GB: nothing fits
     assert all(not c.fits for c in got)
     assert [c.gpu.memory_gb for c in got] == sorted((c.gpu.memory_gb for c in got), reverse=True)
     assert got[0].usable_gb == 8 * Fraction(288) * Fraction(4, 5)
@@ -276,7 +285,7 @@ def test_gpus_that_need_more_than_eight_come_last_most_memory_first():
 def test_gpus_without_a_live_price_come_after_the_priced_ones_that_fit():
     gpus = [FakeGPU("Unpriced", Decimal(80), None), FakeGPU("Priced", Decimal(24), Decimal("0.33")),
             FakeGPU("Small", Decimal(1), Decimal("0.01"))]
-    got = configurations(gpus, required_memory_gb(7, "full_adam"))
+    got = configurations(gpus, required_memory_gb(7, 16))
     assert [(c.gpu.name, c.gpu_count, c.hourly_cost) for c in got] == [
         ("Priced", 8, Decimal("2.64")), ("Unpriced", 2, None), ("Small", None, None),
     ]
@@ -284,7 +293,7 @@ def test_gpus_without_a_live_price_come_after_the_priced_ones_that_fit():
 
 
 def test_seven_billion_full_training_on_h100_sxm_costs_two_gpu_hours():
-    got = {c.gpu.name: c for c in configurations(fake_gpus(), required_memory_gb(7, "full_adam"))}
+    got = {c.gpu.name: c for c in configurations(fake_gpus(), required_memory_gb(7, 16))}
     h100 = got["H100 SXM"]
     assert (h100.gpu_count, h100.hourly_cost, h100.fits_one_gpu) == (2, Decimal("5.76"), False)
     assert got["H200"].fits_one_gpu  # 141 × 0.8 = 112.8 GB ≥ 112 GB

@@ -11,6 +11,8 @@ import pytest
 
 from .servers import collect_static, gunicorn_server
 
+pytestmark = pytest.mark.multiprocess
+
 HEADERS = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: a-very-slow-client\r\nAccept: */*\r\n\r\n"
 
 

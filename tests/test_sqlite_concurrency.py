@@ -4,8 +4,12 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from .servers import PROJECT_DIR, collect_static, gunicorn_server, production_env
 from .test_multi_server import Browserless, submit_signup
+
+pytestmark = pytest.mark.multiprocess
 
 SIGNUPS = 40
 

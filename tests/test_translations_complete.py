@@ -9,9 +9,9 @@ from django.core.management import call_command
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 PROJECT_DIR = LOCALE_DIR.parent
 # Where interface strings are marked: the project package, every app of ours, and the templates.
-SOURCE_FOLDERS = ["everx", "templates"] + sorted(
-    path.name for path in PROJECT_DIR.iterdir() if (path / "apps.py").exists()
-)
+SOURCE_FOLDERS = [
+    "everx", "templates", *sorted(path.name for path in PROJECT_DIR.iterdir() if (path / "apps.py").exists()),
+]
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "de"])
@@ -28,6 +28,7 @@ def test_po_file_is_complete(language):
 
 
 
+@pytest.mark.multiprocess
 def test_every_marked_string_is_in_the_po_files(tmp_path, settings, monkeypatch):
     """makemessages, run afresh over a copy of the sources, finds no string the committed .po lacks."""
     project = tmp_path / "project"

@@ -11,23 +11,14 @@ from catalog.loading import GPUS_CSV
 from core.formatting import not_published
 from workloads.models import Workload, WorkloadColumn
 
+from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
 from .html import Page
 from .localized_numbers import numbers_in
 
-BYTES_PER_PARAMETER = {
-    "full_adam": Decimal(16), "lora_16bit": Decimal("2.5"), "qlora_4bit": Decimal(1),
-    "weights_16bit": Decimal(2), "weights_8bit": Decimal(1), "weights_4bit": Decimal("0.5"),
-}
 Kind = WorkloadColumn.Kind
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = {row["slug"]: row for row in csv.DictReader(handle)}
-
-
-def step_floor(value):
-    step = Decimal(1) if value < 10 else Decimal(5) if value < 100 else Decimal(10)
-    return (value // step) * step
-
 
 
 def expected(column, row):
@@ -43,9 +34,9 @@ def expected(column, row):
         return Decimal(raw)
     memory = Decimal(row["memory_gb"])
     if column.kind == Kind.MODEL_FIT:
-        return step_floor(column.gpu_count * memory * Decimal("0.8") / BYTES_PER_PARAMETER[column.method])
+        return step_floor(column.gpu_count * memory * USABLE_SHARE / BYTES_PER_PARAMETER[column.method])
     if column.kind == Kind.USABLE_MEMORY:
-        return column.gpu_count * memory * Decimal("0.8")
+        return column.gpu_count * memory * USABLE_SHARE
     if column.kind == Kind.DECODE_CEILING:
         if row["bandwidth_gbs"] == "":
             return None
@@ -71,10 +62,10 @@ def test_every_cell_equals_an_independent_computation(client, launch_content, ke
     assert len(header) == len(columns) + 1 and len(rows) == len(gpus)
     with translation.override(language):
         missing = not_published()
-    for cells, gpu in zip(rows, gpus):
+    for cells, gpu in zip(rows, gpus, strict=True):
         csv_row = CSV_ROWS[gpu.slug]
         assert cells[0].replace(" ", "").startswith(csv_row["name"].replace(" ", ""))
-        for column, cell in zip(columns, cells[1:]):
+        for column, cell in zip(columns, cells[1:], strict=True):
             want = expected(column, csv_row)
             where = f"{gpu.slug} / {column.key}: {cell!r}"
             if want is None:

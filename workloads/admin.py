@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
-from modeltranslation.admin import TabbedTranslationAdmin, TranslationStackedInline, TranslationTabularInline
+from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
+from core.admin_blocks import block_inline
 from core.admin_preview import preview_links
 
 from .models import CallToAction, Workload, WorkloadColumn, WorkloadFAQ, WorkloadGPU, WorkloadSection
@@ -20,18 +21,6 @@ class WorkloadColumnInline(TranslationTabularInline):
     fields = ("order", "key", "label", "kind", "spec", "method", "gpu_count", "model_billion_params")
 
 
-class WorkloadSectionInline(TranslationStackedInline):
-    model = WorkloadSection
-    extra = 0
-    fields = ("order", "heading", "body")
-
-
-class WorkloadFAQInline(TranslationStackedInline):
-    model = WorkloadFAQ
-    extra = 0
-    fields = ("order", "question", "answer")
-
-
 @admin.register(Workload)
 class WorkloadAdmin(TabbedTranslationAdmin):
     """A workload on one screen: its text, its table's rows and columns, its sections and FAQs."""
@@ -47,7 +36,7 @@ class WorkloadAdmin(TabbedTranslationAdmin):
         (_("Table"), {"fields": ("table_heading", "swipe_hint", "note", "chart_column")}),
         (_("Headings and links"), {"fields": ("matters_heading", "compare_label", "faq_heading")}),
     )
-    inlines = (WorkloadGPUInline, WorkloadColumnInline, WorkloadSectionInline, WorkloadFAQInline)
+    inlines = (WorkloadGPUInline, WorkloadColumnInline, block_inline(WorkloadSection), block_inline(WorkloadFAQ))
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("rows")

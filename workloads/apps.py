@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class WorkloadsConfig(AppConfig):
     default_auto_field = 'django.db.models.BigAutoField'
     name = 'workloads'
+    # Page content (core.content_models): a change bumps the content version; editors may change it.
+    content_models = ("Workload", "WorkloadGPU", "WorkloadColumn", "WorkloadSection", "WorkloadFAQ", "CallToAction")
+
+    def ready(self):
+        from catalog import gpu_tables
+        from core.public_pages import register
+
+        from .public_pages import workload_pages
+        from .snapshot import published_gpu_tables
+
+        register(workload_pages)
+        # A GPU's page shows its rows of the workload tables; the comparison offers their sizing columns.
+        gpu_tables.register(published_gpu_tables)

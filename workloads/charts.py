@@ -7,13 +7,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from catalog.scatter_chart import scatter_chart
-from catalog.specs import SPEC_UNITS, spec_text
+from catalog.specs import spec_text
 from core.formatting import format_number, format_usd
-
-from .models import WorkloadColumn
-from .tables import cell_text, cell_value
-
-Kind = WorkloadColumn.Kind
 
 
 @dataclass(frozen=True)
@@ -35,20 +30,12 @@ class WorkloadChart:
     layout: object
 
 
-def unit(column):
-    if column.kind == Kind.MODEL_FIT:
-        return _("billions of parameters")
-    if column.kind == Kind.DECODE_CEILING:
-        return "tokens/s"
-    if column.kind == Kind.USABLE_MEMORY:
-        return "GB"
-    return SPEC_UNITS.get(column.spec)
-
-
 def axis_title(column):
-    if unit(column) is None:
+    """The column's heading, with its unit when it has one."""
+    unit = column.gpu_column().unit
+    if not unit:
         return column.label
-    return _("%(column)s (%(unit)s)") % {"column": column.label, "unit": unit(column)}
+    return _("%(column)s (%(unit)s)") % {"column": column.label, "unit": unit}
 
 
 def price_tick(value, places):
@@ -66,17 +53,18 @@ def workload_chart(workload):
     column = workload.plotted_column()
     if column is None:
         return None
+    plotted = column.gpu_column()
     rows, items, left_out = [], [], []
     for row in workload.rows.all():
         gpu = row.gpu
-        value = cell_value(column, gpu)
+        value = plotted.value(gpu)
         if gpu.price_usd_per_hour is None:
             left_out.append(_("%(gpu)s (no live price)") % {"gpu": gpu.name})
         elif value is None:
             left_out.append(_("%(gpu)s (no published figure)") % {"gpu": gpu.name})
         else:
             items.append((gpu.name, gpu.price_usd_per_hour, value))
-            rows.append(ChartRow(gpu, cell_text(column, gpu), spec_text(gpu, "price_usd_per_hour")))
+            rows.append(ChartRow(gpu, plotted.text(gpu), spec_text(gpu, "price_usd_per_hour")))
     if not items:
         return None
     price_title = _("Price per GPU-hour, US dollars")

@@ -2,15 +2,13 @@
 
 ``<key>.toml`` holds a workload's structure (order, published, table rows and columns);
 ``<language>/<key>.toml`` its text in that language; ``<language>/calls-to-action.toml`` the calls to
-action. Loading is idempotent: by default it creates what is missing and fills translated fields that
-are empty, never overwriting what an editor changed; ``reset`` makes the database equal to the files.
+action. Loaded as ``core.content_files`` describes (idempotent; ``reset`` makes the database equal to the
+files).
 """
-import tomllib
 from pathlib import Path
 
-from django.conf import settings
-
 from catalog.models import GPU
+from core.content_files import apply, load_ordered, read_toml, read_translations, translated
 
 from .models import CallToAction, Workload, WorkloadColumn, WorkloadFAQ, WorkloadGPU, WorkloadSection
 
@@ -21,55 +19,9 @@ WORKLOAD_TEXT_FIELDS = (
 )
 
 
-def languages():
-    return [code for code, _name in settings.LANGUAGES]
-
-
-def read_toml(path):
-    with open(path, "rb") as handle:
-        return tomllib.load(handle)
-
-
-def apply(obj, values, reset):
-    """Set ``values`` on ``obj``: all of them with ``reset``, else only fields that are empty."""
-    changed = False
-    for field, value in values.items():
-        if reset or getattr(obj, field) in (None, ""):
-            if getattr(obj, field) != value:
-                setattr(obj, field, value)
-                changed = True
-    return changed
-
-
-def translated(values_by_language, field):
-    return {f"{field}_{lang}": text[field] for lang, text in values_by_language.items() if field in text}
-
-
-def load_ordered(model, parent, items_by_language, fields, reset):
-    """A list of items under ``parent`` (a workload's sections or FAQs, the landing page's steps…), matched
-    by position (their order number) across languages. ``parent``: {foreign key name: the parent}."""
-    count = max((len(items) for items in items_by_language.values()), default=0)
-    for position in range(count):
-        obj, created = model.objects.get_or_create(
-            **parent, order=position + 1,
-            defaults={f: "" for f in fields},
-        )
-        values = {}
-        for lang, items in items_by_language.items():
-            if position < len(items):
-                values.update({f"{f}_{lang}": items[position][f] for f in fields})
-        if apply(obj, values, reset or created):
-            obj.save()
-    if reset:
-        model.objects.filter(**parent, order__gt=count).delete()
-
-
 def load_workload(key, content_dir, reset):
     structure = read_toml(content_dir / f"{key}.toml")
-    texts = {
-        lang: read_toml(content_dir / lang / f"{key}.toml")
-        for lang in languages() if (content_dir / lang / f"{key}.toml").exists()
-    }
+    texts = read_translations(content_dir, f"{key}.toml")
     workload, created = Workload.objects.get_or_create(key=key, defaults={"order": structure["order"]})
     values = {"order": structure["order"], "is_published": structure["published"],
               "chart_column": structure.get("chart_column", "")}
@@ -123,10 +75,7 @@ def load_workload(key, content_dir, reset):
 
 
 def load_calls_to_action(content_dir, reset):
-    texts = {
-        lang: read_toml(content_dir / lang / "calls-to-action.toml")
-        for lang in languages() if (content_dir / lang / "calls-to-action.toml").exists()
-    }
+    texts = read_translations(content_dir, "calls-to-action.toml")
     for key in CallToAction.Key.values:
         cta, created = CallToAction.objects.get_or_create(key=key)
         values = {}

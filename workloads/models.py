@@ -1,12 +1,16 @@
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.urls import NoReverseMatch, resolve, reverse
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from catalog.columns import DecodeCeilingColumn, LargestModelColumn, SpecColumn, UsableMemoryColumn
 from catalog.models import GPU
-from catalog.specs import PLOTTABLE_SPECS
+from catalog.sizing_methods import method_choices
+from catalog.specs import PLOTTABLE_SPECS, spec_choices
+from core.content_blocks import HeadedText, Question
+from core.page_addresses import languages_where_taken
+from core.pages import language_codes
 
 
 class WorkloadQuerySet(models.QuerySet):
@@ -29,7 +33,9 @@ class Workload(models.Model):
     is_published = models.BooleanField(_("published"), default=False)
     slug = models.SlugField(_("URL slug"), max_length=80)
     title = models.CharField(_("title"), max_length=160, help_text=_("The page's heading and the cross-link text."))
-    summary = models.CharField(_("summary"), max_length=200, blank=True, help_text=_("One line shown under cross-links."))
+    summary = models.CharField(
+        _("summary"), max_length=200, blank=True, help_text=_("One line shown under cross-links."),
+    )
     intro = models.TextField(_("introduction"), blank=True)
     table_heading = models.CharField(_("table heading"), max_length=160, blank=True)
     swipe_hint = models.CharField(_("swipe hint"), max_length=160, blank=True)
@@ -54,22 +60,22 @@ class Workload(models.Model):
     def __str__(self):
         return self.title or self.key
 
+    def get_absolute_url(self, language=None):
+        language = language or translation.get_language()
+        with translation.override(language):
+            return reverse("workload", kwargs={"slug": getattr(self, f"slug_{language}")})
+
     def clean(self):
         """Each language's slug is unique among workloads and is not another page's address, so every
         page has one address and can be reached at it."""
         errors = {}
-        for code in language_codes():
-            slug = getattr(self, f"slug_{code}", None)
-            if slug and Workload.objects.exclude(pk=self.pk).filter(**{f"slug_{code}": slug}).exists():
+        slugs = {code: slug for code in language_codes() if (slug := getattr(self, f"slug_{code}", None))}
+        for code, slug in slugs.items():
+            if Workload.objects.exclude(pk=self.pk).filter(**{f"slug_{code}": slug}).exists():
                 errors[f"slug_{code}"] = _("Another workload already uses this address in this language.")
-            elif slug:
-                with translation.override(code):
-                    try:
-                        taken = resolve(reverse("workload", kwargs={"slug": slug})).view_name != "workload"
-                    except NoReverseMatch:  # not a slug: the field's own validation says so
-                        taken = False
-                if taken:
-                    errors[f"slug_{code}"] = _("Another page of the site has this address in this language.")
+        taken = _("Another page of the site has this address in this language.")
+        for code in languages_where_taken("workload", slugs):
+            errors.setdefault(f"slug_{code}", taken)
         saved_columns = self.columns.all() if self.pk else ()
         if self.chart_column and not any(
             column.key == self.chart_column and column.is_plottable for column in saved_columns
@@ -102,11 +108,6 @@ class Workload(models.Model):
         """Languages this workload's page exists in, in the site's order."""
         return [code for code in language_codes() if self.has_page_in(code)]
 
-    def get_absolute_url(self, language=None):
-        language = language or translation.get_language()
-        with translation.override(language):
-            return reverse("workload", kwargs={"slug": getattr(self, f"slug_{language}")})
-
 
 class WorkloadGPU(models.Model):
     """A row of a workload's table."""
@@ -134,38 +135,14 @@ class WorkloadColumn(models.Model):
         DECODE_CEILING = "decode_ceiling", _("decode speed ceiling")
         USABLE_MEMORY = "usable_memory", _("usable memory")
 
-    class Spec(models.TextChoices):
-        MEMORY_GB = "memory_gb", _("memory")
-        MEMORY_TYPE = "memory_type", _("memory type")
-        BANDWIDTH_GBS = "bandwidth_gbs", _("memory bandwidth")
-        BF16_DENSE_TFLOPS = "bf16_dense_tflops", _("BF16 tensor")
-        FP8_DENSE_TFLOPS = "fp8_dense_tflops", _("FP8 tensor")
-        FP32_TFLOPS = "fp32_tflops", _("FP32")
-        FP64_TFLOPS = "fp64_tflops", _("FP64")
-        FP64_TENSOR_TFLOPS = "fp64_tensor_tflops", _("FP64 tensor")
-        MAX_POWER_W = "max_power_w", _("maximum power")
-        FORM_FACTOR = "form_factor", _("form factor")
-        INTERCONNECT = "interconnect", _("interconnect")
-        INTERCONNECT_GBS = "interconnect_gbs", _("interconnect bandwidth")
-        RT_CORES = "rt_cores", _("ray-tracing cores")
-        YEAR = "year", _("year")
-        PRICE_USD_PER_HOUR = "price_usd_per_hour", _("price")
-
-    class Method(models.TextChoices):
-        FULL_ADAM = "full_adam", _("full training, mixed precision with Adam (16 bytes per parameter)")
-        LORA_16BIT = "lora_16bit", _("LoRA on a 16-bit base (2.5 bytes per parameter)")
-        QLORA_4BIT = "qlora_4bit", _("QLoRA on a 4-bit base (1 byte per parameter)")
-        WEIGHTS_16BIT = "weights_16bit", _("weights in 16 bits (2 bytes per parameter)")
-        WEIGHTS_8BIT = "weights_8bit", _("weights in 8 bits (1 byte per parameter)")
-        WEIGHTS_4BIT = "weights_4bit", _("weights in 4 bits (0.5 bytes per parameter)")
-
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="columns")
     key = models.SlugField(_("key"), max_length=40)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     label = models.CharField(_("heading"), max_length=80)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.SPEC)
-    spec = models.CharField(_("spec"), max_length=30, choices=Spec.choices, blank=True)
-    method = models.CharField(_("sizing method"), max_length=20, choices=Method.choices, blank=True)
+    # The specs and sizing methods are the catalogue's registries (catalog.specs, catalog.sizing_methods).
+    spec = models.CharField(_("spec"), max_length=30, choices=spec_choices, blank=True)
+    method = models.CharField(_("sizing method"), max_length=20, choices=method_choices, blank=True)
     gpu_count = models.PositiveSmallIntegerField(
         _("number of GPUs"), default=1, help_text=_("For sizing columns: GPUs the model is spread across."),
     )
@@ -189,6 +166,18 @@ class WorkloadColumn(models.Model):
         such as memory (not a name, the year or the price itself)."""
         return self.kind != self.Kind.SPEC or self.spec in PLOTTABLE_SPECS
 
+    def gpu_column(self):
+        """What its cells show, as the catalogue computes and writes it (``catalog.columns``)."""
+        if self.kind == self.Kind.SPEC:
+            return SpecColumn(self.spec)
+        if self.kind == self.Kind.MODEL_FIT:
+            return LargestModelColumn(self.method, self.gpu_count)
+        if self.kind == self.Kind.DECODE_CEILING:
+            return DecodeCeilingColumn(self.method, self.model_billion_params)
+        if self.kind == self.Kind.USABLE_MEMORY:
+            return UsableMemoryColumn(self.gpu_count)
+        raise ValueError(f"unknown column kind {self.kind!r}")
+
     def clean(self):
         errors = {}
         if self.kind == self.Kind.SPEC and not self.spec:
@@ -203,36 +192,18 @@ class WorkloadColumn(models.Model):
             raise ValidationError(errors)
 
 
-class WorkloadSection(models.Model):
+class WorkloadSection(HeadedText):
     """A "what matters" explainer section."""
 
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="sections")
-    order = models.PositiveSmallIntegerField(_("order"), default=0)
-    heading = models.CharField(_("heading"), max_length=160)
-    body = models.TextField(_("text"))
 
-    class Meta:
+    class Meta(HeadedText.Meta):
         verbose_name = _("'what matters' section")
         verbose_name_plural = _("'what matters' sections")
-        ordering = ["order", "id"]
-
-    def __str__(self):
-        return self.heading
 
 
-class WorkloadFAQ(models.Model):
+class WorkloadFAQ(Question):
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="faqs")
-    order = models.PositiveSmallIntegerField(_("order"), default=0)
-    question = models.CharField(_("question"), max_length=240)
-    answer = models.TextField(_("answer"))
-
-    class Meta:
-        verbose_name = _("FAQ")
-        verbose_name_plural = _("FAQs")
-        ordering = ["order", "id"]
-
-    def __str__(self):
-        return self.question
 
 
 class CallToAction(models.Model):
@@ -254,7 +225,3 @@ class CallToAction(models.Model):
 
     def __str__(self):
         return self.heading
-
-
-def language_codes():
-    return [code for code, _name in settings.LANGUAGES]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from catalog.gpu_tables import GPUTable
 from core.per_version import PerContentVersion
 
 from .charts import workload_chart
@@ -28,6 +29,7 @@ class WorkloadContent:
     _paths: dict = field(default_factory=dict)
     _tables: dict = field(default_factory=dict)
     _charts: dict = field(default_factory=dict)
+    _gpu_tables: dict = field(default_factory=dict)
 
     def with_page_in(self, language):
         """Workloads whose page is published in ``language``, in the site's order."""
@@ -41,11 +43,6 @@ class WorkloadContent:
         """The workload whose page in ``language`` has the address ``slug``, or None."""
         return next((workload for workload in self.with_page_in(language)
                      if getattr(workload, f"slug_{language}") == slug), None)
-
-    def listing(self, gpu):
-        """Workloads whose table lists ``gpu``."""
-        return [workload for workload in self.workloads
-                if any(row.gpu_id == gpu.pk for row in workload.rows.all())]
 
     def path(self, workload, language):
         """``workload.get_absolute_url(language)``, worked out once per snapshot."""
@@ -68,6 +65,20 @@ class WorkloadContent:
             self._charts[key] = workload_chart(workload)
         return self._charts[key]
 
+    def gpu_tables(self, language):
+        """The tables of the workloads published in ``language`` (the active one), as the catalogue's pages
+        show them (``catalog.gpu_tables``), worked out once per snapshot."""
+        if language not in self._gpu_tables:
+            self._gpu_tables[language] = [
+                GPUTable(
+                    key=workload.key, title=workload.title, path=self.path(workload, language),
+                    gpu_ids=tuple(row.gpu_id for row in workload.rows.all()),
+                    columns=tuple((column.label, column.gpu_column()) for column in workload.columns.all()),
+                )
+                for workload in self.with_page_in(language)
+            ]
+        return self._gpu_tables[language]
+
     def links(self, workloads, language):
         """(workload, path of its page in ``language`` or None) for a list of links."""
         return [(workload, self.path(workload, language) if workload.has_page_in(language) else None)
@@ -84,3 +95,8 @@ def load(version):
 
 # The snapshot of the current content version, loaded now if this process has not got it yet.
 workload_content = PerContentVersion(load)
+
+
+def published_gpu_tables(language):
+    """The catalogue's provider of workload tables (registered in ``WorkloadsConfig.ready``)."""
+    return workload_content().gpu_tables(language)

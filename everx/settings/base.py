@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
     "csp",
     "core",
     "catalog",
@@ -69,12 +70,12 @@ MIDDLEWARE = [
     # A wrong method gets the 405 of the view's allowed methods, before CSRF takes it for a forged form.
     "core.middleware.AllowedMethodsMiddleware",
     # Before the CSRF check, which reads the body: files are refused before one byte of them is kept.
-    "signups.middleware.NoFileUploadsMiddleware",
+    "core.middleware.NoFileUploadsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Last, so it sees a view's database errors first: a 503 page instead of a 500.
-    "signups.middleware.DatabaseUnavailableMiddleware",
+    "core.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "everx.urls"
@@ -129,7 +130,6 @@ LANGUAGES = [
     ("de", _("German")),
     ("en", _("English")),
 ]
-LANGUAGE_NATIVE_NAMES = {"es": "Español", "pt": "Português", "de": "Deutsch", "en": "English"}
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True
@@ -186,11 +186,6 @@ PAGE_MEMORY_CACHE_BYTES = int(env("PAGE_MEMORY_CACHE_BYTES", 32 * 1024 * 1024))
 PAGE_BROWSER_MAX_AGE = int(env("PAGE_BROWSER_MAX_AGE", 0))
 PAGE_SHARED_MAX_AGE = int(env("PAGE_SHARED_MAX_AGE", 60))
 PAGE_STALE_WHILE_REVALIDATE = int(env("PAGE_STALE_WHILE_REVALIDATE", 600))
-# Apps whose models hold page content: any change there bumps the content version.
-CONTENT_APPS = ["catalog", "workloads", "storefront"]
-# What the Editors group may view, add, change and delete (core/editor_role.py): site content only.
-# Signups and provider applications are personal data, for staff given those permissions one by one.
-EDITOR_MODELS = ["catalog", "workloads", "signups.legalpage", "storefront"]
 
 # Security headers. Pages carry no inline script or style; a nonce covers any that must be inline.
 CONTENT_SECURITY_POLICY = {

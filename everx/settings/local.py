@@ -4,7 +4,7 @@ import os
 os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("SECRET_KEY", "development-only-not-secret")
 
-from .base import *  # noqa: E402,F403
+from .base import *  # noqa: F403
 
 # Serve static files straight from the app folders, picking up edits, without collectstatic.
 WHITENOISE_USE_FINDERS = True

@@ -5,9 +5,9 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from django.urls import reverse
-from django.utils import translation
 from playwright.sync_api import expect
+
+from ..localized_urls import url_in
 
 pytestmark = pytest.mark.browser
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-results" / "compare-three-gpus.png"
@@ -16,8 +16,7 @@ SCREENSHOT = Path(__file__).resolve().parents[2] / "test-results" / "compare-thr
 def test_compare_three_gpus_through_the_form_and_see_the_charts(live_server, live_launch_content, page):
     console_errors = []
     page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
-    with translation.override("en"):
-        compare_path = reverse("catalog:compare")
+    compare_path = url_in("en", "catalog:compare")
     page.goto(live_server.url + compare_path)
     for name in ("H200", "H100 SXM", "A100 SXM"):
         page.get_by_role("checkbox", name=name, exact=True).check()

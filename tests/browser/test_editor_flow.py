@@ -1,22 +1,19 @@
 """An editor, in real Chromium: logs in, changes a price in the admin (translation tabs working under
 the Content Security Policy), and sees it at once on cached pages in two languages."""
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from catalog.models import GPU
-from core.editor_role import ensure_editor_group
 from workloads.models import Workload
 
+from ..editors import PASSWORD, create_editor
+
 pytestmark = pytest.mark.browser
-PASSWORD = "a-long-editor-password"
 
 
 @pytest.fixture
 def editor(live_launch_content):
-    user = get_user_model().objects.create_user("editor", "editor@example.com", PASSWORD, is_staff=True)
-    user.groups.add(ensure_editor_group())
-    return user
+    return create_editor()
 
 
 def squashed_text(page, selector="body"):

@@ -11,7 +11,8 @@ from django.utils.translation import gettext
 from signups.models import Signup
 from workloads.models import Workload
 
-from ..signup_helpers import CONFIRM_LINK, run_mail_worker, url_in
+from ..localized_urls import url_in
+from ..signup_helpers import CONFIRM_LINK, run_mail_worker
 
 pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parent.parent.parent / "node_modules" / "axe-core" / "axe.min.js"

@@ -43,7 +43,8 @@ def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser,
                 violations = page.evaluate(
                     "async () => { document.querySelectorAll('header details').forEach(d => d.open = true);"
                     " return (await axe.run('header', {resultTypes: ['violations']})).violations"
-                    ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)})) }"
+                    ".map(v => ({id: v.id, impact: v.impact,"
+                    " nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)})) }"
                 )
                 problems += [f"{path}, menus open: {v['id']} ({v['impact']}) at {v['nodes']}" for v in violations]
     finally:
@@ -68,7 +69,8 @@ def test_keyboard_reaches_every_control_with_a_visible_focus(live_server, live_l
     # The controls a visitor can see: a closed <details> menu's summary, not its links (checkVisibility is
     # false inside a closed <details>, whose content Chromium lays out but skips).
     page.evaluate(
-        "() => window.stops = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]"
+        "() => window.stops = [...document.querySelectorAll("
+        "'a[href], button, input, select, textarea, summary, [tabindex]')]"
         ".filter(el => el.tabIndex >= 0 && el.getClientRects().length && el.checkVisibility())"
     )
     focusable = page.evaluate("() => window.stops.length")
@@ -76,7 +78,8 @@ def test_keyboard_reaches_every_control_with_a_visible_focus(live_server, live_l
     for _ in range(focusable):
         page.keyboard.press("Tab")
         focused = page.evaluate(
-            "() => ({index: window.stops.indexOf(document.activeElement), html: document.activeElement.outerHTML.slice(0, 120),"
+            "() => ({index: window.stops.indexOf(document.activeElement),"
+            " html: document.activeElement.outerHTML.slice(0, 120),"
             " outline: getComputedStyle(document.activeElement).outlineStyle})"
         )
         assert focused["index"] >= 0, f"focus left the controls after {len(reached)} of {focusable} stops"

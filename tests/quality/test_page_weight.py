@@ -38,7 +38,11 @@ def test_every_page_weight_and_hosts(production_server, browser, client):
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     finished = []
-    page.on("requestfinished", lambda request: finished.append(request))
+
+    def record(request):  # Playwright cannot take a built-in method such as finished.append as a handler
+        finished.append(request)
+
+    page.on("requestfinished", record)
     problems, totals, icon_sizes = [], {}, {}
     started = time.monotonic()
     try:

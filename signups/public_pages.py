@@ -1,4 +1,5 @@
-"""This app's sitemap entries: the legal pages (the forms and their follow-up pages are not listed)."""
+"""This app's public pages: the legal pages (the forms and their follow-up pages are not listed in the
+sitemap)."""
 from core.pages import urls_by_language
 
 from .models import LegalPage
