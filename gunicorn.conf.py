@@ -6,7 +6,10 @@ import socket
 import threading
 import time
 
+from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import ThreadWorker
+
+from core.access_log import redacted_atoms
 
 
 class HeaderDeadlineWorker(ThreadWorker):
@@ -52,6 +55,17 @@ class HeaderDeadlineWorker(ThreadWorker):
                         conn.sock.shutdown(socket.SHUT_RDWR)  # the thread's read returns: no more data
 
 
+class RedactingLogger(Logger):
+    """gunicorn's logger, whose access log never holds a full client address, a query string, a Referer,
+    or a confirmation link's token or unsubscribe link's key (``core/access_log.py``)."""
+
+    def atoms(self, resp, req, environ, request_time):
+        # Imported here: the workers have Django set up when they log, the master reading this file has not.
+        from signups.log_redaction import secret_path_prefixes
+
+        return redacted_atoms(super().atoms(resp, req, environ, request_time), secret_path_prefixes())
+
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 # Threads, so that slow clients hold a thread each rather than a whole worker (sync workers served one
@@ -64,6 +78,7 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 reuse_port = True
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # empty: no access log
+logger_class = RedactingLogger
 # X-Forwarded-Proto (and the request's scheme) is believed only from these addresses: the TLS-terminating
 # proxy in front, if any. None by default: a client cannot claim HTTPS for itself.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")

@@ -7,13 +7,14 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from core.admin_preview import preview_links
 
-from .admin_forms import PriceImportForm
+from .admin_forms import GPUAdminForm, PriceImportForm
 from .models import GPU, ModelPreset
 from .price_import import import_prices
 
 
 @admin.register(GPU)
 class GPUAdmin(TabbedTranslationAdmin):
+    form = GPUAdminForm
     list_display = ("name", "vendor", "memory_gb", "bandwidth_gbs", "price_usd_per_hour", "price_updated_at")
     list_filter = ("vendor", "architecture", "memory_type")
     search_fields = ("name", "slug", "architecture")
@@ -29,6 +30,7 @@ class GPUAdmin(TabbedTranslationAdmin):
         (_("Board"), {"fields": (
             "max_power_w", "form_factor", "interconnect", "interconnect_gbs", "rt_cores", "rt_core_generation",
         )}),
+        (_("Not supported"), {"fields": ("unsupported_specs",)}),
         (_("Price"), {"fields": ("price_usd_per_hour", "price_updated_at")}),
     )
 

@@ -1,6 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .models import GPU
+from .specs import unsupported_spec_choices
+
 MAX_PRICE_FILE_BYTES = 2 * 1024 * 1024
 
 
@@ -16,3 +19,14 @@ class PriceImportForm(forms.Form):
         if upload.size > MAX_PRICE_FILE_BYTES:
             raise forms.ValidationError(_("The file is larger than 2 MB."))
         return upload
+
+
+class GPUAdminForm(forms.ModelForm):
+    """The GPU's form (the admin gives its model and fields): "not supported" is a box per spec the registry
+    lets a GPU lack."""
+
+    unsupported_specs = forms.MultipleChoiceField(
+        label=GPU._meta.get_field("unsupported_specs").verbose_name,
+        help_text=GPU._meta.get_field("unsupported_specs").help_text,
+        choices=unsupported_spec_choices, widget=forms.CheckboxSelectMultiple, required=False,
+    )

@@ -11,7 +11,7 @@ from core.formatting import format_model_size, format_quantity, format_tokens_pe
 
 from . import sizing
 from .sizing_methods import sizing_method
-from .specs import PLOTTABLE_SPECS, SPECS_BY_KEY, spec_text
+from .specs import PLOTTABLE_SPECS, SPECS_BY_KEY, spec_text, spec_value
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,8 @@ class SpecColumn:
         return self.spec in PLOTTABLE_SPECS
 
     def value(self, gpu):
-        """The spec as stored; None when it is not published."""
-        value = getattr(gpu, self.spec)
-        return None if value == "" else value
+        """The spec as stored; None when it is not published or not supported."""
+        return spec_value(gpu, self.spec)
 
     def text(self, gpu):
         return spec_text(gpu, self.spec)

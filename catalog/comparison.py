@@ -14,7 +14,7 @@ from . import sizing
 from .charts import bar_chart
 from .columns import LargestModelColumn
 from .sizing_methods import SIZING_METHODS, method_label, sizing_method
-from .specs import SPECS, spec_label, spec_text
+from .specs import SPECS, spec_label, spec_text, spec_value
 
 MIN_GPUS, MAX_GPUS = 2, 4
 # The training run behind "largest trainable model per dollar".
@@ -58,14 +58,15 @@ def comparison_row(label, texts, values=None, more_is_better=True):
 
 
 def spec_rows(gpus):
-    """Every spec, in the reading order of a GPU's page; the ranked ones mark their best value."""
+    """Every spec, in the reading order of a GPU's page; the ranked ones mark their best value (one not
+    published or not supported is unranked)."""
     rows = []
     for spec in SPECS:
         texts = [spec_text(gpu, spec.key) for gpu in gpus]
         if spec.more_is_better is None:
             rows.append(comparison_row(spec_label(spec.key), texts))
         else:
-            values = [getattr(gpu, spec.key) for gpu in gpus]
+            values = [spec_value(gpu, spec.key) for gpu in gpus]
             rows.append(comparison_row(spec_label(spec.key), texts, values, spec.more_is_better))
     return rows
 

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from core.formatting import format_quantity, format_usd, not_published
+from core.formatting import format_quantity, format_usd
 
 from .rank_chart import rank_chart
 from .sizing import exact
-from .specs import SPECS_BY_KEY, spec_label
+from .specs import SPECS_BY_KEY, missing_spec_text, spec_label, spec_value
 
 # The measures of the chart, in its order; each ranks as the comparison does (more or less is better).
 RANKED_SPECS = ("memory_gb", "bandwidth_gbs", "price_usd_per_hour")
@@ -18,7 +18,7 @@ RANKED_SPECS = ("memory_gb", "bandwidth_gbs", "price_usd_per_hour")
 @dataclass(frozen=True)
 class Ranking:
     title: str
-    value_text: str  # this GPU's value, or "not published"
+    value_text: str  # this GPU's value, or "not published" or "not supported"
     rank: int | None  # None when this GPU has no value
     count: int  # GPUs with a value
     rank_text: str
@@ -58,16 +58,17 @@ def gpu_ranking(gpu, gpus):
     rankings, rows = [], []
     for spec in RANKED_SPECS:
         more_is_better = SPECS_BY_KEY[spec].more_is_better
-        values = [exact(getattr(other, spec)) for other in gpus if getattr(other, spec) is not None]
+        values = [exact(spec_value(other, spec)) for other in gpus if spec_value(other, spec) is not None]
         if not values:
             continue
-        current = getattr(gpu, spec)
+        current = spec_value(gpu, spec)
         position = None if current is None else rank(exact(current), values, more_is_better)
+        missing = str(missing_spec_text(gpu, spec))  # plain text: the chart's SVG takes no markup
         ranking = Ranking(
             title=measure_title(spec),
-            value_text=not_published() if current is None else value_text(spec, current),
+            value_text=missing if current is None else value_text(spec, current),
             rank=position, count=len(values),
-            rank_text=not_published() if position is None else _("#%(rank)s of %(count)s") % {
+            rank_text=missing if position is None else _("#%(rank)s of %(count)s") % {
                 "rank": position, "count": len(values)},
             low_text=value_text(spec, min(values)), high_text=value_text(spec, max(values)),
         )

@@ -1,4 +1,5 @@
-"""Load the GPU facts of ``catalog/data/gpus.csv`` (a copy of the reference data) into the database."""
+"""Load the GPU facts of ``catalog/data/gpus.csv`` into the database. ``catalog/data/README.md`` says how a
+cell reads: a value, empty for "not published", or ``n/a`` for "not supported", and where figures come from."""
 import csv
 import re
 from decimal import Decimal
@@ -7,6 +8,7 @@ from pathlib import Path
 from django.utils import timezone
 
 from .models import GPU, ModelPreset
+from .specs import UNSUPPORTABLE_SPECS
 
 GPUS_CSV = Path(__file__).resolve().parent / "data" / "gpus.csv"
 MODEL_PRESETS_CSV = Path(__file__).resolve().parent / "data" / "model_presets.csv"
@@ -20,10 +22,24 @@ TEXT_FIELDS = ("vendor", "name", "architecture", "memory_type")
 # Text in words, stored as the English value; editors translate it in the admin.
 ENGLISH_TEXT_FIELDS = ("form_factor", "interconnect")
 RT_CORES = re.compile(r"^(?P<count>\d+)\s*\((?P<generation>\d+)(?:st|nd|rd|th) gen\)$")
+# The cell of a spec the GPU does not support (the feature does not exist on it).
+NOT_SUPPORTED_CELL = "n/a"
+
+
+def unsupported_specs(row):
+    """The specs marked ``n/a`` in a CSV row, which must be specs a GPU may lack; their cells read as empty."""
+    marked = [field for field, cell in row.items() if cell and cell.strip() == NOT_SUPPORTED_CELL]
+    refused = [field for field in marked if field not in UNSUPPORTABLE_SPECS]
+    if refused:
+        raise ValueError(f"{row['slug']}: {', '.join(refused)} cannot be {NOT_SUPPORTED_CELL!r} (not supported)")
+    return marked
 
 
 def gpu_values(row):
-    """The model field values of one CSV row; an empty cell is "not published" (None)."""
+    """The model field values of one CSV row; an empty cell is "not published" (None), ``n/a`` "not supported"
+    (None, and the spec listed in ``unsupported_specs``)."""
+    unsupported = unsupported_specs(row)
+    row = {field: "" if field in unsupported else cell for field, cell in row.items()}
     values = {field: Decimal(row[field]) if row[field] else None for field in DECIMAL_FIELDS}
     values.update({field: int(row[field]) if row[field] else None for field in INTEGER_FIELDS})
     values.update({field: row[field] for field in TEXT_FIELDS})
@@ -35,6 +51,7 @@ def gpu_values(row):
             raise ValueError(f"{row['slug']}: cannot read rt_cores {row['rt_cores']!r}")
         values["rt_cores"] = int(match["count"])
         values["rt_core_generation"] = int(match["generation"])
+    values["unsupported_specs"] = unsupported
     return values
 
 

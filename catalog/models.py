@@ -17,16 +17,18 @@ EARLIEST_PRICE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 CLOCK_DIFFERENCE_ALLOWED = timedelta(minutes=5)
 
 
-def published_measure(verbose_name, help_text):
-    """A vendor's figure with one decimal, never negative; empty (null) while the vendor has not published it."""
+def published_measure(verbose_name, help_text, decimal_places=1):
+    """A vendor's figure, never negative; empty (null) while the vendor has not published it, or when the GPU
+    does not support it."""
     return models.DecimalField(
-        verbose_name, max_digits=8, decimal_places=1, null=True, blank=True, validators=[MinValueValidator(0)],
-        help_text=help_text,
+        verbose_name, max_digits=8, decimal_places=decimal_places, null=True, blank=True,
+        validators=[MinValueValidator(0)], help_text=help_text,
     )
 
 
 class GPU(models.Model):
-    """One GPU model with the vendor's published facts. A null number means "not published"."""
+    """One GPU model with the vendor's published facts. An empty field means "not published", unless its spec
+    is among ``unsupported_specs``: then the GPU does not have the feature at all."""
 
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     vendor = models.CharField(_("vendor"), max_length=40)
@@ -42,14 +44,16 @@ class GPU(models.Model):
     bf16_dense_tflops = published_measure(_("BF16 tensor"), _("Dense TFLOPS, without sparsity."))
     fp8_dense_tflops = published_measure(_("FP8 tensor"), _("Dense TFLOPS, without sparsity."))
     fp32_tflops = published_measure(_("FP32"), _("TFLOPS."))
-    fp64_tflops = published_measure(_("FP64"), _("TFLOPS."))
-    fp64_tensor_tflops = published_measure(_("FP64 tensor"), _("TFLOPS."))
+    # Two decimals: some GPUs publish a vestigial FP64 rate (1.25 TFLOPS).
+    fp64_tflops = published_measure(_("FP64"), _("TFLOPS."), decimal_places=2)
+    fp64_tensor_tflops = published_measure(_("FP64 tensor"), _("TFLOPS."), decimal_places=2)
     max_power_w = models.PositiveIntegerField(_("maximum power"), null=True, blank=True, help_text=_("Watts."))
     form_factor = models.CharField(_("form factor"), max_length=80, blank=True)
     interconnect = models.CharField(_("interconnect"), max_length=80, blank=True)
     interconnect_gbs = published_measure(_("interconnect bandwidth"), _("GB/s per GPU, bidirectional."))
     rt_cores = models.PositiveIntegerField(
-        _("ray-tracing cores"), null=True, blank=True, help_text=_("Empty for GPUs without them."),
+        _("ray-tracing cores"), null=True, blank=True,
+        help_text=_("Leave empty for GPUs without them, and mark them “not supported”."),
     )
     rt_core_generation = models.PositiveSmallIntegerField(_("ray-tracing core generation"), null=True, blank=True)
     year = models.PositiveSmallIntegerField(_("year"), null=True, blank=True)
@@ -62,6 +66,12 @@ class GPU(models.Model):
         help_text=_("Best live offer in USD per GPU-hour, before tax. Empty when no offer is live."),
     )
     price_updated_at = models.DateTimeField(_("price updated"), null=True, blank=True)
+    # Keys of specs (catalog.specs) the GPU does not have; the admin offers those a GPU may lack.
+    unsupported_specs = models.JSONField(
+        _("not supported"), default=list, blank=True,
+        help_text=_("Features this GPU does not have (FP8 on Ampere, ray-tracing cores on data-centre GPUs): pages "
+                    "show “—” for them. Leave their fields empty."),
+    )
 
     class Meta:
         verbose_name = _("GPU")
@@ -79,6 +89,7 @@ class GPU(models.Model):
         """The price's time is plausible; the GPU's page must be reachable: in no language may its address
         be another page's."""
         self.clean_price_time()
+        self.clean_unsupported_specs()
         if not self.slug:
             return
         taken = languages_where_taken("catalog:gpu_detail", dict.fromkeys(self.page_languages(), self.slug))
@@ -94,6 +105,16 @@ class GPU(models.Model):
         if moment and not EARLIEST_PRICE_TIME <= moment <= timezone.now() + CLOCK_DIFFERENCE_ALLOWED:
             message = _("A price’s time must lie between %(earliest)s and now.")
             raise ValidationError({"price_updated_at": message % {"earliest": EARLIEST_PRICE_TIME.date().isoformat()}})
+
+    def clean_unsupported_specs(self):
+        """A spec is either a value or "not supported", never both: the page could show only one of them."""
+        errors = {}
+        for key in self.unsupported_specs or ():
+            if getattr(self, key, None) not in (None, ""):
+                errors[key] = _("This GPU is marked as not supporting this; empty the field or untick it under "
+                                "“not supported”.")
+        if errors:
+            raise ValidationError(errors)
 
     def page_languages(self):
         """A GPU's page exists in every language: its words are interface strings or fall back to English."""

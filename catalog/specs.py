@@ -1,11 +1,16 @@
 """The GPU specs, each written once: its unit, how a value reads in the active language, whether the
-comparison ranks it, whether a chart can plot it against the price, and whether a workload table may show
-it as a column. The list is in the reading order of a GPU's page and of the comparison. A spec's name is
-its GPU model field's (one translatable string). Pages, column choices, rankings and charts derive from
-this list."""
-from collections.abc import Callable
-from dataclasses import dataclass
+comparison ranks it, whether a chart can plot it against the price, whether a workload table may show
+it as a column, and whether a GPU may lack the feature altogether. The list is in the reading order of a
+GPU's page and of the comparison. A spec's name is its GPU model field's (one translatable string).
+Pages, column choices, rankings and charts derive from this list.
 
+A spec of a GPU is in one of three states: a value; not published (an empty field: the vendor has not
+given the figure); or not supported (the key is in the GPU's ``unsupported_specs``: the feature does not
+exist on it, such as FP8 on Ampere). Charts and rankings treat the last two alike: no value."""
+from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
+
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
@@ -44,6 +49,7 @@ class Spec:
     plottable: bool = False  # a quantity a chart can plot against the price
     table_column: bool = True  # a workload table may show it as a column
     reads_as: Callable = as_quantity_or_word  # (spec, gpu, value) -> text of a published value
+    may_be_unsupported: bool = False  # a GPU may lack the feature (editors mark it "not supported")
 
     @property
     def label(self):
@@ -58,30 +64,76 @@ SPECS = (
     Spec("memory_gb", "GB", more_is_better=True, plottable=True),
     Spec("memory_type"),
     Spec("bandwidth_gbs", "GB/s", more_is_better=True, plottable=True),
-    Spec("bf16_dense_tflops", "TFLOPS", more_is_better=True, plottable=True),
-    Spec("fp8_dense_tflops", "TFLOPS", more_is_better=True, plottable=True),
+    Spec("bf16_dense_tflops", "TFLOPS", more_is_better=True, plottable=True, may_be_unsupported=True),
+    Spec("fp8_dense_tflops", "TFLOPS", more_is_better=True, plottable=True, may_be_unsupported=True),
     Spec("fp32_tflops", "TFLOPS", more_is_better=True, plottable=True),
     Spec("fp64_tflops", "TFLOPS", more_is_better=True, plottable=True),
-    Spec("fp64_tensor_tflops", "TFLOPS", more_is_better=True, plottable=True),
+    Spec("fp64_tensor_tflops", "TFLOPS", more_is_better=True, plottable=True, may_be_unsupported=True),
     Spec("max_power_w", "W", plottable=True),
     Spec("form_factor"),
     Spec("interconnect"),
-    Spec("interconnect_gbs", "GB/s", more_is_better=True, plottable=True),
+    # A card without a GPU-to-GPU link has its PCIe link's figure, not "not supported".
+    Spec("interconnect_gbs", "GB/s", more_is_better=True, plottable=True, may_be_unsupported=True),
     # The generation reads with the count.
-    Spec("rt_cores", more_is_better=True, plottable=True, reads_as=as_ray_tracing_cores),
+    Spec("rt_cores", more_is_better=True, plottable=True, reads_as=as_ray_tracing_cores, may_be_unsupported=True),
     Spec("price_usd_per_hour", more_is_better=False, reads_as=as_price_per_hour),
 )
 SPECS_BY_KEY = {spec.key: spec for spec in SPECS}
 PLOTTABLE_SPECS = frozenset(spec.key for spec in SPECS if spec.plottable)
 
 
-def spec_text(gpu, key):
-    """The value of spec ``key`` for ``gpu`` as a page shows it; "not published" when the vendor has not."""
+UNSUPPORTABLE_SPECS = tuple(spec.key for spec in SPECS if spec.may_be_unsupported)
+# The mark of a spec a GPU does not support, the same in every language (the legend says what it means).
+NOT_SUPPORTED_MARK = "—"
+
+
+class NotSupportedText(str):
+    """The text of a spec the GPU does not support: the mark as text (cells, charts' data, tests); in HTML the
+    mark is hidden from screen readers, which would read it as nothing, and its meaning is read instead."""
+
+    def __new__(cls):
+        return super().__new__(cls, NOT_SUPPORTED_MARK)
+
+    def __html__(self):
+        return format_html('<span aria-hidden="true">{}</span><span class="visually-hidden">{}</span>',
+                           NOT_SUPPORTED_MARK, gettext("not supported by this GPU"))
+
+
+def is_not_supported(gpu, key):
+    return key in (gpu.unsupported_specs or ())
+
+
+def missing_spec_text(gpu, key):
+    """The text of a spec without a value: "not supported" ("—") or "not published"."""
+    return NotSupportedText() if is_not_supported(gpu, key) else not_published()
+
+
+def spec_value(gpu, key):
+    """The spec as stored, for charts and rankings; None when it has no value (not published, or not supported)."""
     value = getattr(gpu, key)
-    if value is None or value == "":
-        return not_published()
+    return None if value == "" or is_not_supported(gpu, key) else value
+
+
+def spec_text(gpu, key):
+    """The value of spec ``key`` for ``gpu`` as a page shows it; "—" when the GPU does not support it, "not
+    published" when the vendor has not published it."""
+    value = getattr(gpu, key)
+    if value is None or value == "" or is_not_supported(gpu, key):
+        return missing_spec_text(gpu, key)
     spec = SPECS_BY_KEY[key]
     return spec.reads_as(spec, gpu, value)
+
+
+def shows_not_supported(texts):
+    """Whether ``texts`` hold a "not supported" text anywhere: a text, or lists, tuples and dataclasses (rows,
+    cells) of them, as tables hold them. A legend explains the mark only where it appears."""
+    if isinstance(texts, str):
+        return isinstance(texts, NotSupportedText)
+    if is_dataclass(texts) and not isinstance(texts, type):
+        return any(shows_not_supported(getattr(texts, field.name)) for field in fields(texts))
+    if isinstance(texts, list | tuple):
+        return any(shows_not_supported(text) for text in texts)
+    return False
 
 
 def spec_label(key):
@@ -92,3 +144,8 @@ def spec_label(key):
 def spec_choices():
     """The workload column's ``spec`` choices (a callable, so a new spec needs no migration of its own)."""
     return [(spec.key, spec.label) for spec in SPECS if spec.table_column]
+
+
+def unsupported_spec_choices():
+    """The specs an editor may mark "not supported" for a GPU."""
+    return [(key, capfirst(SPECS_BY_KEY[key].label)) for key in UNSUPPORTABLE_SPECS]

@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import cache
 
 from babel import Locale
-from babel.dates import format_datetime
+from babel.dates import format_date, format_datetime
 from babel.numbers import format_currency, format_percent, parse_pattern
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
@@ -87,6 +87,13 @@ def format_share(share):
 def format_date_time(moment):
     """A moment in the active language, in the site's time zone: "30 de noviembre de 2026, 12:05:00 UTC"."""
     return format_datetime(moment, "long", tzinfo=timezone.get_current_timezone(), locale=babel_locale())
+
+
+def format_long_date(day):
+    """A date in the active language, in the same CLDR style as ``format_date_time``: "1 de dezembro de
+    2026", "December 1, 2026" (Django's own date formats capitalize Portuguese months and abbreviate English
+    ones)."""
+    return format_date(day, "long", locale=babel_locale())
 
 
 def format_price_per_hour(usd):

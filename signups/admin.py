@@ -13,7 +13,7 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from . import addresses
 from .countries import country_name
-from .erasure import erase_person
+from .erasure import erase_person, erasures_of
 from .models import ErasureLog, LegalPage, OutboxEmail, ProviderApplication, Signup
 
 
@@ -213,7 +213,15 @@ class OutboxEmailAdmin(AddressSearchMixin, admin.ModelAdmin):
 
 @admin.register(ErasureLog)
 class ErasureLogAdmin(admin.ModelAdmin):
-    list_display = ("erased_at", "email_sha256")
+    list_display = ("erased_at", "email_hash")
+    search_fields = ("email_hash",)
+    search_help_text = _("Type an email address to find out whether its data was erased.")
+
+    def get_search_results(self, request, queryset, search_term):
+        """An address finds its erasures: the hashes are keyed, so nobody can work them out by hand."""
+        if "@" in search_term:
+            return queryset & erasures_of(search_term), False
+        return super().get_search_results(request, queryset, search_term)
 
     def has_add_permission(self, request):
         return False

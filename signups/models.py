@@ -209,9 +209,10 @@ class OutboxEmail(models.Model):
 
 
 class ErasureLog(models.Model):
-    """That a person's data was erased on request, and when; nothing that identifies them but a hash."""
+    """That a person's data was erased on request, and when: nothing but a keyed hash of the address
+    (``pseudonyms.erasure_hash``), which only this site, holding the key, can match to an address."""
 
-    email_sha256 = models.CharField(_("SHA-256 of the email address"), max_length=64)
+    email_hash = models.CharField(_("keyed hash of the email address (HMAC-SHA256)"), max_length=64)
     erased_at = models.DateTimeField(_("erased"), default=timezone.now)
 
     class Meta:
@@ -220,7 +221,7 @@ class ErasureLog(models.Model):
         ordering = ["-erased_at"]
 
     def __str__(self):
-        return f"{self.email_sha256[:12]}… {self.erased_at:%Y-%m-%d %H:%M}"
+        return f"{self.email_hash[:12]}… {self.erased_at:%Y-%m-%d %H:%M}"
 
 
 # ``email__lower=…`` matches the way the unique constraint compares addresses (and uses its index).

@@ -179,7 +179,7 @@ TEXT_FIELDS = {"vendor", "architecture", "memory_type", "form_factor", "intercon
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("slug", ["b300", "h100-sxm", "rtx-4090", "mi325x"])
+@pytest.mark.parametrize("slug", ["b300", "h100-sxm", "rtx-4090", "mi325x", "a100-pcie"])
 def test_every_spec_with_units_and_not_published(client, launch_content, language, slug):
     document = fetch(client, url_in(language, "catalog:gpu_detail", slug=slug))
     row = CSV[slug]
@@ -188,11 +188,13 @@ def test_every_spec_with_units_and_not_published(client, launch_content, languag
     cells = [cells[1] for cells in table.table_rows()]
     assert len(cells) == len(SPEC_FIELDS)
     with translation.override(language):
-        missing = gettext("Not published")
+        missing, not_supported = gettext("Not published"), gettext("not supported by this GPU")
     for cell, field in zip(cells, SPEC_FIELDS, strict=True):
         raw = row[field]
         if raw == "":
             assert cell == missing, field
+        elif raw == "n/a":
+            assert cell == "—" + not_supported, field
         elif field in TEXT_FIELDS:
             assert cell == raw, field
         elif field == "rt_cores":

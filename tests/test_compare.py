@@ -146,6 +146,8 @@ def test_every_spec_is_compared_with_not_published_where_missing(client, launch_
     for column, slug in enumerate(["b300", "rtx-4090"]):
         shown_missing = sum(cells[column].startswith(missing) for cells in rows.values())
         assert shown_missing == sum(CSV[slug][spec] == "" for spec in specs), slug
+        shown_not_supported = sum(cells[column].startswith("—") for cells in rows.values())
+        assert shown_not_supported == sum(CSV[slug][spec] == "n/a" for spec in specs), slug
 
 
 @pytest.mark.parametrize("language", ["es", "en"])

@@ -1,10 +1,12 @@
 """The privacy policy and the legal notice: loaded from the data files, in four languages, editable in the
 admin, linked from every footer and every form, listed in the sitemap, served from the page cache."""
 import io
+import re
 import tomllib
 from pathlib import Path
 
 import pytest
+from babel.dates import format_date
 from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
@@ -12,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from core.content_version import CONTENT_VERSION_KEY, content_version
+from core.formatting import REGIONAL_LOCALES
 from signups.legal_text import render_legal_text
 from signups.loading import load_legal_pages
 from signups.models import LegalPage, OutboxEmail, Signup
@@ -31,6 +34,82 @@ def file_text(language, key):
         return tomllib.load(handle)[key]
 
 
+def file_structure(key):
+    with open(CONTENT_DIR / "legal-pages.toml", "rb") as handle:
+        return tomllib.load(handle)[key]
+
+
+# What GDPR Art. 13 (and Art. 21(4), Art. 7(3)) requires the privacy policy to tell, one section each: its
+# heading in each language, and a fact its section must state whatever the language (an article number, a
+# period, a name). Removing a section, or emptying it, fails the test below.
+PRIVACY_SECTIONS = {
+    "controller, DPO and EU representative (13(1)(a)-(b), Art. 27)": (
+        {"es": "Responsable del tratamiento", "pt": "Responsável pelo tratamento", "de": "Verantwortlicher",
+         "en": "Who is responsible"}, "27"),
+    "right to object (Art. 21(4))": (
+        {"es": "Su derecho de oposición", "pt": "O seu direito de oposição", "de": "Ihr Widerspruchsrecht",
+         "en": "Your right to object"}, "21"),
+    "purposes (13(1)(c))": (
+        {"es": "Qué datos recogemos y para qué", "pt": "Que dados recolhemos e para quê",
+         "de": "Welche Daten wir erheben und wozu", "en": "What we collect and why"}, "HMAC"),
+    "server logs": (
+        {"es": "Registros del servidor", "pt": "Registos do servidor", "de": "Server-Logdateien",
+         "en": "Server logs"}, "14"),
+    "legal basis and legitimate interests (13(1)(c)-(d))": (
+        {"es": "Base jurídica", "pt": "Fundamento jurídico", "de": "Rechtsgrundlage", "en": "Legal basis"},
+        "6"),
+    "withdrawal of consent (13(2)(c), Art. 7(3))": (
+        {"es": "Retirada del consentimiento", "pt": "Retirada do consentimento",
+         "de": "Widerruf Ihrer Einwilligung", "en": "Withdrawing your consent"}, "7"),
+    "whether the data is required (13(2)(e))": (
+        {"es": "¿Está obligado a facilitarnos sus datos?", "pt": "É obrigado a fornecer-nos os seus dados?",
+         "de": "Müssen Sie uns Ihre Daten geben?", "en": "Do you have to give us your data?"}, "IP"),
+    "automated decisions and profiling (13(2)(f))": (
+        {"es": "Sin decisiones automatizadas ni elaboración de perfiles",
+         "pt": "Sem decisões automatizadas nem definição de perfis",
+         "de": "Keine automatisierte Entscheidungsfindung und kein Profiling",
+         "en": "No automated decision-making or profiling"}, "22"),
+    "retention (13(2)(a))": (
+        {"es": "Cuánto tiempo conservamos sus datos", "pt": "Durante quanto tempo conservamos os seus dados",
+         "de": "Wie lange wir Ihre Daten speichern", "en": "How long we keep your data"}, "30"),
+    "recipients (13(1)(e))": (
+        {"es": "Quién recibe sus datos", "pt": "Quem recebe os seus dados", "de": "Wer Ihre Daten erhält",
+         "en": "Who receives your data"}, "28"),
+    "transfers and a copy of their safeguards (13(1)(f))": (
+        {"es": "Transferencias fuera del Espacio Económico Europeo",
+         "pt": "Transferências para fora do Espaço Económico Europeu",
+         "de": "Übermittlung in Länder außerhalb des Europäischen Wirtschaftsraums",
+         "en": "Transfers outside the European Economic Area"}, "46"),
+    "cookies": ({"es": "Cookies", "pt": "Cookies", "de": "Cookies", "en": "Cookies"}, "__Host-csrftoken"),
+    "rights (13(2)(b))": (
+        {"es": "Sus derechos", "pt": "Os seus direitos", "de": "Ihre Rechte", "en": "Your rights"}, "15"),
+    "complaint to a supervisory authority (13(2)(d))": (
+        {"es": "Reclamación ante una autoridad de control", "pt": "Reclamação a uma autoridade de controlo",
+         "de": "Beschwerde bei einer Aufsichtsbehörde", "en": "Complaints to a supervisory authority"}, "77"),
+}
+SUPERVISORY_AUTHORITY_PLACEHOLDERS = {
+    "es": "[AUTORIZACIÓN ADMINISTRATIVA Y ÓRGANO COMPETENTE DE SU SUPERVISIÓN, SI LA ACTIVIDAD REQUIERE "
+          "AUTORIZACIÓN]",
+    "pt": "[AUTORIDADE DE SUPERVISÃO, SE A ATIVIDADE ESTIVER SUJEITA A AUTORIZAÇÃO PRÉVIA]",
+    "de": "[ZUSTÄNDIGE AUFSICHTSBEHÖRDE, FALLS DIE TÄTIGKEIT EINER BEHÖRDLICHEN ZULASSUNG BEDARF]",
+    "en": "[SUPERVISORY AUTHORITY, IF THE ACTIVITY REQUIRES AUTHORISATION]",
+}
+
+
+def sections(client, language, view_name):
+    """The rendered page's sections: {its <h2> heading: the text up to the next heading}, in page order."""
+    text = Page(client.get(url_in(language, view_name)).content.decode()).document.find("div", "legal-text")
+    found = {}
+    heading = None
+    for element in text.children:
+        if not isinstance(element, str) and element.tag == "h2":
+            heading = element.squashed_text
+            found[heading] = ""
+        elif heading is not None:
+            found[heading] += element if isinstance(element, str) else element.squashed_text + " "
+    return found
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("key", PAGES)
 def test_each_page_exists_in_each_language_with_the_files_text(client, launch_content, language, key):
@@ -44,9 +123,57 @@ def test_each_page_exists_in_each_language_with_the_files_text(client, launch_co
     body = "".join(page.text)
     first_heading = next(line[3:] for line in text["body"].splitlines() if line.startswith("## "))
     assert first_heading in body
-    assert "1.0" in body
+    assert file_structure(key)["version"] in body
     # The company's registered details are clearly marked placeholders until someone fills them in.
     assert "[" in body and "]" in body
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_privacy_policy_has_a_section_for_each_thing_gdpr_art_13_requires(client, launch_content, language):
+    found = sections(client, language, "signups:privacy")
+    for topic, (headings, fact) in PRIVACY_SECTIONS.items():
+        heading = headings[language]
+        assert heading in found, f"{language}: no section on {topic} ({heading!r})"
+        assert fact in found[heading], f"{language}: the section on {topic} does not state {fact!r}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_right_to_object_is_a_section_of_its_own_near_the_top(client, launch_content, language):
+    headings = list(sections(client, language, "signups:privacy"))
+    right_to_object = PRIVACY_SECTIONS["right to object (Art. 21(4))"][0][language]
+    assert right_to_object in headings[:2]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_legal_notice_has_a_placeholder_for_a_supervisory_authority(client, launch_content, language):
+    found = sections(client, language, "signups:legal_notice")
+    assert any(SUPERVISORY_AUTHORITY_PLACEHOLDERS[language] in text for text in found.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("key", PAGES)
+def test_the_date_is_written_as_every_other_page_writes_dates(client, launch_content, language, key):
+    """CLDR's long date, as the GPU pages' "prices updated" time: lower-case months in Portuguese (as since
+    the 1990 spelling agreement), "December 1, 2026" in English."""
+    meta = Page(client.get(url_in(language, PAGES[key])).content.decode()).document.find("p", "legal-meta")
+    updated = file_structure(key)["updated"]
+    expected = format_date(updated, "long", locale=REGIONAL_LOCALES[language])
+    assert expected in meta.squashed_text
+    if language == "pt":
+        assert re.search(r"\d+ de [a-zç]+ de \d{4}", meta.squashed_text)
+    if language == "en":
+        assert re.search(r"[A-Z][a-z]+ \d{1,2}, \d{4}", meta.squashed_text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("key", PAGES)
+def test_the_page_shows_every_character_of_the_files_text(client, launch_content, language, key):
+    """Only the markup goes ("## ", "- ", line breaks): Django's urlize drops punctuation after a link
+    followed by ")", as in "(https://www.aepd.es), in Portugal", so the texts avoid that."""
+    page = Page(client.get(url_in(language, PAGES[key])).content.decode())
+    shown = page.document.find("div", "legal-text").visible_text
+    written = re.sub(r"^(## |- )", "", file_text(language, key)["body"], flags=re.MULTILINE)
+    assert "".join(shown.split()) == "".join(written.split())
 
 
 def test_the_legal_notice_names_the_laws_of_each_audience(launch_content):

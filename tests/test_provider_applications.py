@@ -68,7 +68,7 @@ def test_an_application_is_stored_with_status_new_and_acknowledged_in_the_visito
     assert (application.country, application.language) == ("BR", "pt")
     assert application.gpus == "16 × H100 SXM, 8 × A100 80 GB"
     assert application.consent_text_version == "provider-1" and application.consent_language == "pt"
-    assert application.privacy_policy_version == "1.0"
+    assert application.privacy_policy_version == "1.1"
     [message] = mail.outbox
     assert message.to == ["ana@dados.example"]
     with translation.override("pt"):

@@ -223,7 +223,7 @@ def test_consent_evidence_is_kept(client, post_signup, launch_content):
     signup = Signup.objects.get()
     assert before <= signup.signed_up_at <= signup.confirmed_at <= timezone.now()
     assert signup.consent_text_version == "renter-1"
-    assert signup.privacy_policy_version == "1.0"
+    assert signup.privacy_policy_version == "1.1"
     assert signup.consent_language == "pt" and signup.language == "en"
     assert signup.source_path == workload_path
 

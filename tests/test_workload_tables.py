@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.utils import translation
+from django.utils.translation import gettext
 
 from catalog.loading import GPUS_CSV
 from core.formatting import not_published
@@ -17,16 +18,28 @@ from .localized_numbers import numbers_in
 
 Kind = WorkloadColumn.Kind
 
+NOT_SUPPORTED = object()
+
+
+def not_supported_cell(language):
+    """A "not supported" cell's text: the mark, then its name for screen readers (visually hidden)."""
+    with translation.override(language):
+        return "—" + gettext("not supported by this GPU")
+
+
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = {row["slug"]: row for row in csv.DictReader(handle)}
 
 
 def expected(column, row):
-    """What a cell must show: a Decimal, a text, or None for "not published"."""
+    """What a cell must show: a Decimal, a text, None for "not published", or NOT_SUPPORTED (``n/a`` in the
+    file) for "not supported"."""
     if column.kind == Kind.SPEC:
         raw = row[column.spec]
         if raw == "":
             return None
+        if raw == "n/a":
+            return NOT_SUPPORTED
         if column.spec in ("memory_type", "form_factor", "interconnect"):
             return raw
         if column.spec == "rt_cores":
@@ -70,6 +83,8 @@ def test_every_cell_equals_an_independent_computation(client, launch_content, ke
             where = f"{gpu.slug} / {column.key}: {cell!r}"
             if want is None:
                 assert cell == missing, where
+            elif want is NOT_SUPPORTED:
+                assert cell == not_supported_cell(language), where
             elif isinstance(want, str):
                 assert cell == want, where
             elif isinstance(want, list):

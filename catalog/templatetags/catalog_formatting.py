@@ -2,7 +2,13 @@
 Django's own number formatting does not follow the deck (Spanish thousands, currency patterns)."""
 from django import template
 
-from core.formatting import format_date_time, format_number, format_price_per_hour, format_quantity
+from core.formatting import (
+    format_date_time,
+    format_long_date,
+    format_number,
+    format_price_per_hour,
+    format_quantity,
+)
 
 from ..specs import spec_text
 
@@ -34,6 +40,12 @@ def price_per_hour(usd):
 def date_time(moment):
     """A moment in the active language: "30 de noviembre de 2026, 12:05:00 UTC"."""
     return format_date_time(moment)
+
+
+@register.filter
+def long_date(day):
+    """A date in the active language: "1 de dezembro de 2026"."""
+    return format_long_date(day)
 
 
 @register.filter

@@ -30,6 +30,9 @@ def env_list(name, default=""):
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env("SECRET_KEY", required=True)
+# Earlier keys, comma-separated, after a rotation: what they signed stays valid, and the erasures logged
+# under them stay findable (signups/pseudonyms.py).
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 # The site's public origin: every absolute URL (mail links, canonical, hreflang, sitemap, social images,
 # JSON-LD) is built on it, never on the request's Host header, which a visitor chooses. Required in
@@ -215,7 +218,11 @@ SESSION_COOKIE_HTTPONLY = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Django logs the path of a failed request ("Not Found: /es/registro/confirmar/<token>/"): the token or
+    # unsubscribe key in it is replaced before any handler sees it (signups/log_redaction.py).
+    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["secret_paths"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
 
@@ -234,6 +241,9 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+# Signups never confirmed are deleted this many days after their confirmation was asked for, with their
+# mails (signups/retention.py: the mail worker's loop, or `manage.py purge_unconfirmed`).
+SIGNUP_UNCONFIRMED_RETENTION_DAYS = int(env("SIGNUP_UNCONFIRMED_RETENTION_DAYS", 30))
 
 # Signup and provider forms: submissions per client address (core/client_ip.py) and window (seconds),
 # counted in the shared cache.

@@ -1,18 +1,24 @@
 import signal
 import threading
+import time
 
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections
 
 from signups.outbox import send_due
+from signups.retention import purge_unconfirmed
 from signups.waitlist import apply_requests
+
+# How often the loop deletes the unconfirmed signups whose time is up (signups/retention.py).
+PURGE_EVERY_SECONDS = 3600
 
 
 class Command(BaseCommand):
     help = (
         "The mail worker: apply the waiting waitlist requests (each queues its confirmation mail), then send "
         "the outbox's due mails (new ones, and failed ones whose retry time has come). --loop keeps running, "
-        "checking every --interval seconds, until stopped (Ctrl-C or SIGTERM)."
+        "checking every --interval seconds, until stopped (Ctrl-C or SIGTERM), and once an hour deletes the "
+        "signups never confirmed whose time is up (as purge_unconfirmed does)."
     )
 
     def add_arguments(self, parser):
@@ -29,10 +35,14 @@ class Command(BaseCommand):
         # Finish the mail in hand before stopping: a mail killed mid-send could be sent twice.
         signal.signal(signal.SIGTERM, lambda *_: stopping.set())
         signal.signal(signal.SIGINT, lambda *_: stopping.set())
+        next_purge = time.monotonic()
         while not stopping.is_set():
             close_old_connections()
             try:
                 self.work(batch)
+                if time.monotonic() >= next_purge:
+                    self.purge()
+                    next_purge = time.monotonic() + PURGE_EVERY_SECONDS
             # The database is away, or not migrated yet (the web server migrates as both start): next pass.
             except DatabaseError as error:
                 self.stderr.write(f"Outbox: database unavailable ({error}).")
@@ -45,3 +55,8 @@ class Command(BaseCommand):
             self.stdout.write(f"Waitlist: {applied} applied.")
         if sent or failed:
             self.stdout.write(f"Outbox: {sent} sent, {failed} failed.")
+
+    def purge(self):
+        purged = purge_unconfirmed()
+        if purged:
+            self.stdout.write(f"Unconfirmed signups past their time, deleted: {purged}.")
