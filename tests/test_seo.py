@@ -3,12 +3,16 @@ same alternates as the sitemap), Open Graph and Twitter cards with a per-page im
 JSON-LD whose structure is checked against what each page shows."""
 import json
 import struct
+import time
 from decimal import Decimal
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core import signing
+from django.urls import reverse
 
 from catalog.models import GPU
+from core.social_image import SALT, social_image_url
 from workloads.models import Workload
 
 from .html import Head
@@ -45,6 +49,22 @@ def test_every_page_has_its_title_description_canonical_alternates_and_cards(cli
 
 def test_a_forged_social_image_url_is_refused(client, db):
     assert client.get("/social/forged:token:signature.png").status_code == 404
+
+
+def test_a_pages_social_image_url_is_the_same_a_minute_later(monkeypatch):
+    # A URL that changed with the clock would change the page's bytes every second and defeat the image's
+    # year-long cache.
+    first = social_image_url("GPUs for LLM training", "/en/gpus-llm-training/")
+    later = time.time() + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert social_image_url("GPUs for LLM training", "/en/gpus-llm-training/") == first
+
+
+def test_a_social_image_url_with_a_timestamp_still_draws_its_image(client, db):
+    # Made the earlier way (signing.dumps); such a URL may stay in a page cached under this content version.
+    token = signing.dumps(["GPUs for LLM training", "/en/gpus-llm-training/"], salt=SALT, compress=True)
+    response = client.get(reverse("social_image", kwargs={"token": token}))
+    assert response.status_code == 200 and png_size(response.content) == (1200, 630)
 
 
 def test_robots_txt_names_the_sitemap(client, db):
