@@ -15,6 +15,7 @@ from core.formatting import format_model_size, format_number
 from workloads.models import Workload
 
 from .deck import squash
+from .editors import change_form_data
 from .html import Page, parse
 from .localized_urls import url_in
 
@@ -24,19 +25,6 @@ def admin_client_logged_in(client, db):
     user = get_user_model().objects.create_superuser("editor", "editor@example.com", "a-long-test-password")
     client.force_login(user)
     return client
-
-
-def change_form_data(gpu):
-    """Every field of the GPU's admin form as the browser would post it."""
-    data = {}
-    for field in GPU._meta.get_fields():
-        if not getattr(field, "editable", False) or field.auto_created or field.name == "id":
-            continue
-        value = getattr(gpu, field.attname, None)
-        data[field.name] = "" if value is None else value
-    data["price_updated_at_0"], data["price_updated_at_1"] = "2026-11-30", "12:00:00"
-    data.pop("price_updated_at", None)
-    return data
 
 
 def row_cells(client, workload, language, gpu_name):

@@ -17,6 +17,7 @@ from catalog.models import GPU
 from catalog.specs import UNSUPPORTABLE_SPECS, spec_label
 from workloads.models import Workload
 
+from .editors import change_form_data
 from .html import fetch, parse
 from .localized_urls import url_in
 
@@ -148,19 +149,6 @@ def test_charts_and_rankings_take_not_supported_as_no_value(launch_content):
 
 
 # 4. The admin.
-
-
-def change_form_data(gpu):
-    """Every field of the GPU's admin form as the browser would post it."""
-    data = {}
-    for field in GPU._meta.get_fields():
-        if not getattr(field, "editable", False) or field.auto_created or field.name == "id":
-            continue
-        value = getattr(gpu, field.attname, None)
-        data[field.name] = "" if value is None else value
-    data["price_updated_at_0"], data["price_updated_at_1"] = "2026-11-30", "12:00:00"
-    data.pop("price_updated_at", None)
-    return data
 
 
 REFUSAL = {
