@@ -117,8 +117,8 @@ def spec_value(gpu, key):
 def spec_text(gpu, key):
     """The value of spec ``key`` for ``gpu`` as a page shows it; "—" when the GPU does not support it, "not
     published" when the vendor has not published it."""
-    value = getattr(gpu, key)
-    if value is None or value == "" or is_not_supported(gpu, key):
+    value = spec_value(gpu, key)
+    if value is None:
         return missing_spec_text(gpu, key)
     spec = SPECS_BY_KEY[key]
     return spec.reads_as(spec, gpu, value)
@@ -148,4 +148,4 @@ def spec_choices():
 
 def unsupported_spec_choices():
     """The specs an editor may mark "not supported" for a GPU."""
-    return [(key, capfirst(SPECS_BY_KEY[key].label)) for key in UNSUPPORTABLE_SPECS]
+    return [(key, spec_label(key)) for key in UNSUPPORTABLE_SPECS]
