@@ -90,8 +90,9 @@ class NoFileUploadsMiddleware:
         return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        staff = request.user.is_active and request.user.is_staff
-        if not ("admin" in request.resolver_match.namespaces and staff):
+        # The namespace first: only an admin URL needs to know the user (a session read).
+        in_admin = "admin" in request.resolver_match.namespaces
+        if not (in_admin and request.user.is_active and request.user.is_staff):
             request.upload_handlers = [RefuseFilePartsHandler(request)]
 
 

@@ -7,11 +7,11 @@ import functools
 import logging
 import uuid
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
 from core.access_log import redacted_path
+from core.pages import language_codes
 
 # The views whose last path segment is a secret, with a sample value to reverse them with.
 SECRET_PATH_VIEWS = (("signups:confirm", "token", "sample"), ("signups:unsubscribe", "key", uuid.UUID(int=0)))
@@ -21,7 +21,7 @@ SECRET_PATH_VIEWS = (("signups:confirm", "token", "sample"), ("signups:unsubscri
 def secret_path_prefixes():
     """The paths, in every language, that a secret follows: ``/es/registro/confirmar/`` and so on."""
     prefixes = []
-    for language, _name in settings.LANGUAGES:
+    for language in language_codes():
         with translation.override(language):
             for view_name, argument, sample in SECRET_PATH_VIEWS:
                 path = reverse(view_name, kwargs={argument: sample})
