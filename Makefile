@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test test-fast lint serve bench-pages bench-import bench-signups install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-pages bench-import bench-history bench-signups install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -52,6 +52,9 @@ bench-pages: install-test messages
 
 bench-import: install-test
 	scripts/with-throwaway-postgres.sh $(PY) bench/price_import.py
+
+bench-history: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/gpu_page_history.py
 
 bench-signups: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/signup_concurrency.py

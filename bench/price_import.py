@@ -1,4 +1,6 @@
-"""How long an import of 1,000 price rows takes (validation, one transaction, the content version bump).
+"""How long an import of 1,000 price rows takes (validation, one transaction, the content version bump), and
+the same with 10,000 confirmed price alerts on those GPUs, some of which the new prices reach (mails queued in
+the import's transaction).
 
 Run: make bench-import"""
 import io
@@ -15,11 +17,16 @@ from bench.common import django_setup
 django_setup()
 
 from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from catalog.models import GPU  # noqa: E402
 from catalog.price_import import import_prices  # noqa: E402
+from signups.models import OutboxEmail, PriceAlert  # noqa: E402
 
 ROWS = 1000
+ALERTS = 10_000
 
 
 def main():
@@ -32,13 +39,47 @@ def main():
     slugs = list(GPU.objects.values_list("slug", flat=True))[:ROWS]
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     for run, cents in enumerate((150, 175, 199), start=1):
-        content = "gpu,usd_per_hour,time\n" + "".join(f"{slug},{Decimal(cents + n % 7) / 100},{now}\n"
-                                                     for n, slug in enumerate(slugs))
+        content = price_file(slugs, cents, now)
         started = time.perf_counter()
         report = import_prices(content, "bench.csv")
         elapsed = time.perf_counter() - started
         print(f"run {run}: {ROWS} rows in {elapsed * 1000:.0f} ms; applied={report.applied}, "
               f"{len(report.changes)} changed, {len(report.unchanged)} unchanged, {len(report.refused)} refused")
+    import_with_alerts(slugs, now)
+
+
+def price_file(slugs, cents, now):
+    return "gpu,usd_per_hour,time\n" + "".join(f"{slug},{Decimal(cents + n % 7) / 100},{now}\n"
+                                               for n, slug in enumerate(slugs))
+
+
+def import_with_alerts(slugs, now):
+    """10 confirmed alerts per GPU, targets 1.00 to 1.90: a price file above them all, one at 1.75 to 1.81
+    (reaching the targets of 1.80 and 1.90), one a little lower (reaching a few more; the resting ones stay
+    quiet), then one above them all again (every resting alert active again)."""
+    gpus = list(GPU.objects.filter(slug__in=slugs))
+    PriceAlert.objects.bulk_create((
+        PriceAlert(email=f"bench-{n}@example.com", gpu=gpus[n % len(gpus)],
+                   target_usd_per_hour=Decimal(100 + 10 * (n // len(gpus) % 10)) / 100, language="en",
+                   confirmed_at=timezone.now(), consent_text_version="bench", consent_language="en",
+                   source_path="/en/")
+        for n in range(ALERTS)
+    ), batch_size=2000)
+    for run, cents in enumerate((230, 175, 170, 230), start=1):
+        mails_before = OutboxEmail.objects.count()
+        resting_before = PriceAlert.objects.filter(state=PriceAlert.State.RESTING).count()
+        content = price_file(slugs, cents, now)
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            report = import_prices(content, "bench.csv")
+            elapsed = time.perf_counter() - started
+        changed = [change.slug for change in report.changes]
+        checked = PriceAlert.objects.filter(gpu__slug__in=changed, confirmed_at__isnull=False).count()
+        mails = OutboxEmail.objects.count() - mails_before
+        rearmed = resting_before + mails - PriceAlert.objects.filter(state=PriceAlert.State.RESTING).count()
+        print(f"with {ALERTS:,} alerts, run {run}: {ROWS} rows in {elapsed * 1000:.0f} ms, {len(queries)} queries; "
+              f"{len(changed)} changed, {checked} confirmed alerts on them checked, {mails} mails queued, "
+              f"{rearmed} alerts active again")
 
 
 if __name__ == "__main__":

@@ -2,13 +2,16 @@ from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from core.admin_preview import preview_links
 
 from .admin_forms import GPUAdminForm, PriceImportForm
-from .models import GPU, ModelPreset
+from .models import GPU, ModelPreset, PricePoint
+from .price_events import CurrentPriceChange, price_changed
+from .price_history import record_point
 from .price_import import import_prices
 
 
@@ -33,6 +36,21 @@ class GPUAdmin(TabbedTranslationAdmin):
         (_("Not supported"), {"fields": ("unsupported_specs",)}),
         (_("Price"), {"fields": ("price_usd_per_hour", "price_updated_at")}),
     )
+
+    def save_model(self, request, obj, form, change):
+        """A new price (or an emptied one: the offer withdrawn) is a point of the GPU's history at the time the
+        editor gave it, or now (which then becomes the price's time), and is sent to the apps above (price
+        alerts), inside the admin's transaction."""
+        old = form.initial.get("price_usd_per_hour") if change else None
+        new = obj.price_usd_per_hour
+        price_changed_here = old != new
+        if price_changed_here and ("price_updated_at" not in form.changed_data or obj.price_updated_at is None):
+            obj.price_updated_at = timezone.now()
+        super().save_model(request, obj, form, change)
+        if price_changed_here:
+            record_point(obj, new, obj.price_updated_at, PricePoint.Source.ADMIN)
+            price_changed.send(sender=GPU, changes=[
+                CurrentPriceChange(obj, old, new, obj.price_updated_at, PricePoint.Source.ADMIN)])
 
     @admin.display(description=_("public pages"))
     def public_pages(self, gpu):

@@ -1,16 +1,22 @@
 """The catalogue of every GPU: filtered by vendor and minimum memory, sorted best first by a key spec,
-the price or the price per GB of memory; GPUs without the published figure come last."""
+the price, the price per GB of memory, or the change of the price over 7 days (the largest drop or rise first);
+GPUs without the figure come last."""
+from datetime import timedelta
 from urllib.parse import urlencode
 
-from django.db.models import DecimalField, ExpressionWrapper, F
+from django.db.models import DecimalField, ExpressionWrapper, F, OuterRef, Subquery
+from django.db.models.functions import NullIf
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.formatting import format_usd, not_published
+from core.formatting import format_signed_share, format_usd, not_published
 
 from . import sizing
-from .models import GPU
+from .models import GPU, PricePoint
 from .specs import spec_label, spec_text
+
+CHANGE_DAYS = 7
 
 # Each order: its label, the field it sorts on, and its direction (the better values first).
 SORTS = {
@@ -19,15 +25,25 @@ SORTS = {
     "bf16": (gettext_lazy("Highest dense BF16 throughput first"), "bf16_dense_tflops", "descending"),
     "price": (gettext_lazy("Lowest price first"), "price_usd_per_hour", "ascending"),
     "price-per-gb": (gettext_lazy("Lowest price per GB of memory first"), "price_per_gb", "ascending"),
+    "change-7d": (gettext_lazy("Largest price drop over 7 days first"), "change_7d", "ascending"),
+    "change-7d-rise": (gettext_lazy("Largest price rise over 7 days first"), "change_7d", "descending"),
 }
 DEFAULT_SORT = "memory"
 SORT_CHOICES = [(key, label) for key, (label, _field, _direction) in SORTS.items()]
 
 
-def catalogue_gpus(vendor=None, min_memory_gb=None, sort=DEFAULT_SORT):
+def catalogue_gpus(vendor=None, min_memory_gb=None, sort=DEFAULT_SORT, now=None):
+    """The GPUs, each with ``price_per_gb``, ``earlier_price`` (its price history's price ``CHANGE_DAYS`` before
+    ``now``, None when it had none) and ``change_7d`` (the share by which the price changed since): one query."""
     _label, field, direction = SORTS[sort]
-    gpus = GPU.objects.annotate(price_per_gb=ExpressionWrapper(
-        F("price_usd_per_hour") / F("memory_gb"), output_field=DecimalField(max_digits=16, decimal_places=8),
+    cutoff = (now or timezone.now()) - timedelta(days=CHANGE_DAYS)
+    earlier = PricePoint.objects.filter(gpu=OuterRef("pk"), time__lte=cutoff).order_by("-time", "-pk")
+    decimal = DecimalField(max_digits=16, decimal_places=8)
+    gpus = GPU.objects.annotate(
+        price_per_gb=ExpressionWrapper(F("price_usd_per_hour") / F("memory_gb"), output_field=decimal),
+        earlier_price=Subquery(earlier.values("usd_per_hour")[:1]),
+    ).annotate(change_7d=ExpressionWrapper(
+        (F("price_usd_per_hour") - F("earlier_price")) / NullIf(F("earlier_price"), 0), output_field=decimal,
     ))
     if vendor:
         gpus = gpus.filter(vendor=vendor)
@@ -49,12 +65,24 @@ def price_per_gb_text(gpu):
     return not_published() if value is None else format_usd(value, places=4)
 
 
+def change_text(gpu):
+    """How the price moved over ``CHANGE_DAYS`` days, as a signed percentage."""
+    if gpu.price_usd_per_hour is None:
+        return _("No live offer")
+    if gpu.change_7d is None:
+        return _("No earlier price")
+    if gpu.change_7d == 0:
+        return _("No change")
+    return format_signed_share(gpu.change_7d)
+
+
 def spec_column(sort, spec):
     return (sort, spec_label(spec), lambda gpu: spec_text(gpu, spec))
 
 
 def catalogue_columns():
-    """The table's columns after the GPU's name: (the order it sorts by, or None; heading; cell text)."""
+    """The table's columns after the GPU's name: (the order it sorts by, or the orders its heading switches
+    between, or None; heading; cell text)."""
     return [
         spec_column("memory", "memory_gb"),
         spec_column(None, "memory_type"),
@@ -62,18 +90,22 @@ def catalogue_columns():
         spec_column("bf16", "bf16_dense_tflops"),
         spec_column("price", "price_usd_per_hour"),
         ("price-per-gb", _("Price per GB of memory per hour"), price_per_gb_text),
+        (("change-7d", "change-7d-rise"), _("Price change over 7 days"), change_text),
     ]
 
 
 def catalogue_table(gpus, sort, filters):
-    """Headings (a sortable one links to its order, keeping ``filters``) and rows of cell texts."""
+    """Headings (a sortable one links to its order, or, sorted by it, to its next order, keeping ``filters``) and
+    rows of cell texts."""
     columns = catalogue_columns()
     headings = []
-    for key, label, _text in columns:
+    for keys, label, _text in columns:
+        orders = (keys,) if isinstance(keys, str) else keys or ()
+        key = orders[(orders.index(sort) + 1) % len(orders)] if sort in orders else next(iter(orders), None)
         query = urlencode(filters + ([("sort", key)] if key and key != DEFAULT_SORT else []))
         headings.append({
             "label": label, "link": f"?{query}" if key else None,
-            "sorted": SORTS[sort][2] if key == sort else None,
+            "sorted": SORTS[sort][2] if sort in orders else None,
         })
     rows = [(gpu, [text(gpu) for _key, _label, text in columns]) for gpu in gpus]
     return headings, rows

@@ -5,11 +5,14 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.formatting import format_number
+from core.formatting import format_number, format_share
 
+from . import estimates
 from .calculator import KVCacheShape, memory_requirement, nearest_preset, preset_shape
 from .catalogue import SORT_CHOICES
 from .comparison import MAX_GPUS, MIN_GPUS
+from .estimator import training_estimate
+from .sizing import exact
 from .sizing_methods import SIZING_METHODS, calculator_label, sizing_method
 
 MAX_MODEL_BILLION_PARAMS = 10_000
@@ -218,3 +221,148 @@ class CalculatorForm(QueryForm):
             DEFAULT_CONTEXT_TOKENS if data["context"] is None else data["context"],
             DEFAULT_BATCH_SIZE if data["batch"] is None else data["batch"],
         )
+
+
+# The calculator's three answers, each a tab with its own GET form; ``answer`` in the query string names it.
+FITS, TRAINING, INFERENCE = "fits", "training", "inference"
+ANSWERS = (FITS, TRAINING, INFERENCE)
+MAX_BILLION_TOKENS = 1_000_000  # a quadrillion tokens: far beyond any run so far
+MAX_DECIMALS = 3
+
+
+def answer_of(query):
+    """The answer a query asks for: the sizing answer unless it names another."""
+    answer = query.get("answer")
+    return answer if answer in ANSWERS else FITS
+
+
+def preset_size(preset):
+    return _("%(name)s (%(size)s billion parameters)") % {
+        "name": preset.name, "size": format_number(preset.billion_params)}
+
+
+def model_size_field(required):
+    return forms.DecimalField(
+        label=gettext_lazy("Model size"), required=required, localize=True, widget=decimal_input(),
+        help_text=gettext_lazy("Billions of parameters, for example 7, 70 or 405."),
+        error_messages={
+            "required": gettext_lazy("Enter the model size in billions of parameters."),
+            "invalid": gettext_lazy("Enter the model size as a number, for example 7 or 70."),
+        },
+    )
+
+
+def check_decimal(form, name, low, high, *, low_included, message, write=format_number):
+    """A decimal field's range and at most three decimals, with a localized message naming the limits."""
+    value = form.cleaned_data.get(name)
+    if value is None:
+        return
+    if value.as_tuple().exponent < -MAX_DECIMALS:
+        form.add_error(name, ValidationError(_("Enter at most three decimals."), code="max_decimal_places"))
+    elif not (low <= value if low_included else low < value) or value > high:
+        form.add_error(name, ValidationError(message % {"min": write(low), "max": write(high)},
+                                             code="out_of_range"))
+
+
+class TrainingForm(QueryForm):
+    """Training or fine-tuning time and cost: the model (a size or a preset), the training tokens, the method,
+    the model FLOPs utilization and the largest cluster to consider."""
+
+    size = model_size_field(required=False)
+    preset = forms.ChoiceField(
+        label=gettext_lazy("Or a preset model"), required=False,
+        help_text=gettext_lazy("Used when no model size is entered."),
+        error_messages={"invalid_choice": gettext_lazy("Choose a model from the list.")},
+    )
+    method = forms.ChoiceField(
+        label=gettext_lazy("Method"), widget=forms.RadioSelect, initial="full_adam",
+        error_messages={
+            "required": gettext_lazy("Choose a method."),
+            "invalid_choice": gettext_lazy("Choose one of the methods listed."),
+        },
+    )
+    tokens = forms.DecimalField(
+        label=gettext_lazy("Training tokens (billions)"), required=False, localize=True, widget=decimal_input(),
+        error_messages={"invalid": gettext_lazy("Enter the training tokens as a number of billions, such as 2000.")},
+    )
+    mfu = forms.DecimalField(
+        label=gettext_lazy("Model FLOPs utilization (%)"), required=False, localize=True, widget=decimal_input(),
+        error_messages={"invalid": gettext_lazy("Enter the utilization as a percentage, such as 40.")},
+    )
+    cluster = forms.TypedChoiceField(
+        label=gettext_lazy("Largest cluster"), required=False, coerce=int, empty_value=estimates.DEFAULT_CLUSTER_SIZE,
+        initial=estimates.DEFAULT_CLUSTER_SIZE,
+        help_text=gettext_lazy("GPU counts from the fewest that hold the model up to this, doubling."),
+        error_messages={"invalid_choice": gettext_lazy("Choose a cluster size from the list.")},
+    )
+
+    def __init__(self, *args, presets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.presets = {preset.slug: preset for preset in presets}
+        self.fields["preset"].choices = [("", _("None"))] + [
+            (preset.slug, preset_size(preset)) for preset in presets]
+        self.fields["method"].choices = [
+            (method.key, calculator_label(method)) for method in SIZING_METHODS if not method.serves]
+        self.fields["cluster"].choices = [(size, format_number(size)) for size in estimates.CLUSTER_SIZES]
+        self.fields["tokens"].help_text = _(
+            "About %(ratio)s tokens per parameter is compute-optimal (Chinchilla); recent models use far more: "
+            "Llama 3 saw 15,000 billion. Empty: %(ratio)s per parameter."
+        ) % {"ratio": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER}
+        self.fields["mfu"].help_text = _("Share of the GPUs' dense BF16 peak the run achieves. Empty: %(default)s.") % {
+            "default": format_share(estimates.DEFAULT_UTILIZATION)}
+
+    def clean_method(self):
+        return sizing_method(self.cleaned_data["method"])
+
+    def clean(self):
+        data = super().clean()
+        check_decimal(self, "size", 0, MAX_MODEL_BILLION_PARAMS, low_included=False, message=_(
+            "Enter a model size above %(min)s and at most %(max)s billion parameters."))
+        check_decimal(self, "tokens", 0, MAX_BILLION_TOKENS, low_included=False, message=_(
+            "Enter the training tokens above %(min)s and at most %(max)s billion."))
+        low, high = (bound * 100 for bound in (estimates.MIN_UTILIZATION, estimates.MAX_UTILIZATION))
+        check_decimal(self, "mfu", low, high, low_included=True, write=lambda percent: format_share(percent / 100),
+                      message=_("Enter a utilization from %(min)s to %(max)s."))
+        if data.get("size") is None and not data.get("preset") and not {"size", "preset"} & set(self.errors):
+            self.add_error("size", ValidationError(_("Enter the model size, or choose a preset model."),
+                                                   code="required"))
+        return data
+
+    def model_billion_params(self):
+        data = self.cleaned_data
+        return data["size"] if data["size"] is not None else self.presets[data["preset"]].billion_params
+
+    def estimate(self, gpus):
+        """Every GPU's training time and cost; call on a valid form."""
+        data = self.cleaned_data
+        utilization = None if data["mfu"] is None else exact(data["mfu"]) / 100
+        return training_estimate(gpus, self.model_billion_params(), data["method"], data["tokens"], utilization,
+                                 data["cluster"])
+
+
+class InferenceForm(CalculatorForm):
+    """Inference cost per million tokens: the sizing calculator's inference inputs; the model size may come
+    from the chosen preset shape."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["size"].required = False
+        self.fields["method"].choices = [
+            (method.key, calculator_label(method)) for method in SIZING_METHODS if method.serves]
+        self.fields["method"].initial = "weights_16bit"
+
+    def clean_size(self):
+        if self.cleaned_data["size"] is None:
+            return None
+        return super().clean_size()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("size") is None and "size" not in self.errors:
+            preset = self.presets.get(data.get("shape"))
+            if preset is None:
+                self.add_error("size", ValidationError(_("Enter the model size, or choose a preset model shape."),
+                                                       code="required"))
+            else:
+                data["size"] = preset.billion_params
+        return data

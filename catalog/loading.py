@@ -7,7 +7,8 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from .models import GPU, ModelPreset
+from .models import GPU, ModelPreset, PricePoint
+from .price_history import record_current_price
 from .specs import UNSUPPORTABLE_SPECS
 
 GPUS_CSV = Path(__file__).resolve().parent / "data" / "gpus.csv"
@@ -61,7 +62,8 @@ def read_gpus(path=GPUS_CSV):
 
 
 def load_gpus(path=GPUS_CSV, *, reset=False):
-    """Create the GPUs that are missing; with ``reset``, also overwrite existing ones with the file.
+    """Create the GPUs that are missing; with ``reset``, also overwrite existing ones with the file. A price
+    the file sets (one the GPU's history does not end with) is a point of its history.
 
     Returns the number of GPUs created and updated."""
     created = updated = 0
@@ -69,7 +71,7 @@ def load_gpus(path=GPUS_CSV, *, reset=False):
     for slug, values in read_gpus(path).items():
         gpu = GPU.objects.filter(slug=slug).first()
         if gpu is None:
-            GPU.objects.create(slug=slug, price_updated_at=now, **values)
+            gpu = GPU.objects.create(slug=slug, price_updated_at=now, **values)
             created += 1
         elif reset:
             for field, value in values.items():
@@ -77,6 +79,9 @@ def load_gpus(path=GPUS_CSV, *, reset=False):
             gpu.price_updated_at = now
             gpu.save()
             updated += 1
+        else:
+            continue
+        record_current_price(gpu, now, PricePoint.Source.LAUNCH)
     return created, updated
 
 

@@ -143,3 +143,28 @@ class ModelPreset(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class PricePoint(models.Model):
+    """One price of a GPU at a time, as it came in: the GPU's history. The current price stays on the GPU;
+    a point older than it (an older price file) is history only. An empty price is an offer withdrawn."""
+
+    class Source(models.TextChoices):
+        LAUNCH = "launch", _("launch data")
+        IMPORT = "import", _("price import")
+        ADMIN = "admin", _("admin edit")
+
+    gpu = models.ForeignKey(GPU, on_delete=models.CASCADE, related_name="price_points", verbose_name=_("GPU"))
+    usd_per_hour = models.DecimalField(_("price"), max_digits=8, decimal_places=2, null=True, blank=True)
+    time = models.DateTimeField(_("time"))
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("price point")
+        verbose_name_plural = _("price points")
+        ordering = ["gpu", "time", "pk"]
+        indexes = [models.Index(fields=["gpu", "time"], name="price_point_gpu_time")]
+
+    def __str__(self):
+        return f"{self.gpu_id} {self.usd_per_hour} {self.time.isoformat()}"

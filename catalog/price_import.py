@@ -8,8 +8,11 @@ says what changed, what was kept and what was refused.
 - A time has a time zone and lies between EARLIEST_PRICE_TIME and a few minutes from now (the feed's
   clock may run a little ahead of ours); anything else is an error in the file and refuses it.
 - A row older than the GPU's current price (its ``price_updated_at``) is not an error: that GPU keeps
-  its newer price and the report says so; the file's other rows apply. A row as old as the current
-  price applies (the same file imported twice gives the same prices).
+  its newer price, the row is recorded in the GPU's price history only, and the report says so; the
+  file's other rows apply. A row as old as the current price applies (the same file imported twice gives
+  the same prices, and adds no point to the history).
+- Every row that changes a price is recorded in the history (``catalog.price_history``), and the changes
+  of current prices are sent once, as ``catalog.price_events.price_changed``, inside the transaction.
 - A file that cannot be read (not UTF-8, neither CSV nor JSON, or JSON nested too deeply to parse)
   is refused as a whole with a message, never with an error page."""
 import csv
@@ -24,7 +27,9 @@ from django.utils.translation import gettext as _
 
 from core.content_version import content_changed
 
-from .models import CLOCK_DIFFERENCE_ALLOWED, EARLIEST_PRICE_TIME, GPU
+from .models import CLOCK_DIFFERENCE_ALLOWED, EARLIEST_PRICE_TIME, GPU, PricePoint
+from .price_events import CurrentPriceChange, price_changed
+from .price_history import record_points
 
 MAX_PRICE_USD_PER_HOUR = Decimal(1000)
 FIELDS = ("gpu", "usd_per_hour", "time")
@@ -44,14 +49,14 @@ class PriceChange:
 
 @dataclass
 class KeptRow:
-    """A row older than the GPU's current price: not applied."""
+    """A row older than the GPU's current price: not applied, recorded in the history only."""
     number: int
     slug: str
     time: datetime
 
     @property
     def reason(self):
-        return _("older than the current price, kept")
+        return _("older than the current price: recorded as history only")
 
 
 @dataclass
@@ -159,7 +164,7 @@ def validate(rows, gpus_by_slug, now):
 
 def import_prices(content, filename="", *, now=None):
     """Validate the whole file; apply it only if no row is refused (rows older than the current price
-    are kept, not applied)."""
+    are recorded as history, not applied)."""
     now = now or datetime.now(UTC)
     report = ImportReport()
     try:
@@ -175,20 +180,26 @@ def import_prices(content, filename="", *, now=None):
         valid, report.refused = validate(rows, gpus_by_slug, now)
         if report.refused:
             return report
-        changed = []
+        changed, points, events = [], [], []
         for number, slug, price, moment in valid:
             gpu = gpus_by_slug[slug]
             if gpu.price_updated_at is not None and moment < gpu.price_updated_at:
                 report.kept.append(KeptRow(number, slug, moment))
+                points.append((gpu, price, moment))
                 continue
             if gpu.price_usd_per_hour == price:
                 report.unchanged.append(slug)
             else:
                 report.changes.append(PriceChange(slug, gpu.price_usd_per_hour, price, moment))
+                events.append(CurrentPriceChange(gpu, gpu.price_usd_per_hour, price, moment, PricePoint.Source.IMPORT))
+                points.append((gpu, price, moment))
             gpu.price_usd_per_hour, gpu.price_updated_at = price, moment
             changed.append(gpu)
         if changed:
             GPU.objects.bulk_update(changed, ["price_usd_per_hour", "price_updated_at"])
+        if record_points(points, PricePoint.Source.IMPORT) or changed:
             content_changed()
+        if events:
+            price_changed.send(sender=GPU, changes=events)
         report.applied = True
     return report

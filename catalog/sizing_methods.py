@@ -12,6 +12,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from core.formatting import format_number
 
+from .estimates import FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN, FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN
+
 
 @dataclass(frozen=True)
 class SizingMethod:
@@ -19,16 +21,20 @@ class SizingMethod:
     bytes_per_parameter: Fraction
     name: str  # lower case where the language allows: lists and headings capitalize it
     serves: bool  # inference: weights and a KV cache; otherwise training
+    # Training FLOPs per parameter and token (catalog.estimates says why); None for inference.
+    training_flops_per_parameter_token: int | None = None
 
 
 SIZING_METHODS = (
     # BF16 weights and gradients, FP32 master weights and two Adam moments: 2 + 2 + 4 + 4 + 4.
     SizingMethod("full_adam", Fraction(16), gettext_lazy("full training with Adam, mixed precision"),
-                 serves=False),
+                 serves=False, training_flops_per_parameter_token=FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN),
     # LoRA: the frozen base in 16 bits plus adapters, their gradients and optimizer states.
-    SizingMethod("lora_16bit", Fraction(5, 2), gettext_lazy("LoRA on a 16-bit base"), serves=False),
+    SizingMethod("lora_16bit", Fraction(5, 2), gettext_lazy("LoRA on a 16-bit base"), serves=False,
+                 training_flops_per_parameter_token=FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN),
     # QLoRA: the frozen base quantized to 4 bits plus adapters and their states.
-    SizingMethod("qlora_4bit", Fraction(1), gettext_lazy("QLoRA on a 4-bit base"), serves=False),
+    SizingMethod("qlora_4bit", Fraction(1), gettext_lazy("QLoRA on a 4-bit base"), serves=False,
+                 training_flops_per_parameter_token=FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN),
     # Inference: weights only.
     SizingMethod("weights_16bit", Fraction(2), gettext_lazy("weights in 16 bits"), serves=True),
     SizingMethod("weights_8bit", Fraction(1), gettext_lazy("weights in 8 bits"), serves=True),

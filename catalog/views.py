@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
@@ -18,9 +18,23 @@ from .alternatives import nearest_alternatives
 from .calculator import configurations
 from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
 from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
-from .forms import CalculatorForm, CatalogueForm, CompareForm
+from .estimator_page import assumption_figures, inference_context, training_context
+from .forms import (
+    ANSWERS,
+    FITS,
+    INFERENCE,
+    TRAINING,
+    CalculatorForm,
+    CatalogueForm,
+    CompareForm,
+    InferenceForm,
+    TrainingForm,
+    answer_of,
+)
+from .gpu_price_chart import price_history_section
 from .gpu_ranking import gpu_ranking
 from .models import GPU, ModelPreset
+from .price_history import HISTORY_DAYS, price_history
 from .sizing_methods import SIZING_METHODS, calculator_label, calculator_name
 from .specs import SPECS, spec_label, spec_text
 from .structured_data import gpu_product
@@ -94,6 +108,8 @@ def gpu_detail(request, slug):
         "rows_in_tables": rows_in_tables(gpu, language),
         "alternatives": alternatives,
         "ranking_chart": gpu_ranking(gpu, gpus),
+        "price_history": price_history_section(gpu, price_history(gpu, timezone.now())),
+        "price_history_days": HISTORY_DAYS,
         "compare_query": urlencode([("gpu", slug) for slug in compare_slugs]) if len(compare_slugs) > 1 else "",
     })
     return render(request, "catalog/gpu_detail.html", context)
@@ -147,33 +163,64 @@ def compare(request):
     return render(request, "catalog/compare.html", context)
 
 
-@cached_page(query=CalculatorForm.base_fields)
+# The calculator's answers: each one's form, and its page's title and description.
+CALCULATOR_FORMS = {FITS: CalculatorForm, TRAINING: TrainingForm, INFERENCE: InferenceForm}
+CALCULATOR_QUERY = {"answer"}.union(*(form.base_fields for form in CALCULATOR_FORMS.values()))
+
+
+def calculator_texts(answer):
+    if answer == TRAINING:
+        return (_("Training time and cost on every GPU"),
+                _("Enter a model, its training tokens and a method, from full training to QLoRA, and see for every "
+                  "GPU the GPU-hours, the wall-clock time on one GPU count or many, and the cost."))
+    if answer == INFERENCE:
+        return (_("Inference cost per million tokens on every GPU"),
+                _("Enter a model, its precision, the context length and the batch size, and see for every GPU the "
+                  "decode speed ceiling and the cost per million generated tokens."))
+    return (_("GPU sizing calculator: how many GPUs does your model need?"),
+            _("Enter a model size and a method, from full training to 4-bit inference, and see for every GPU whether "
+              "it fits, on how many GPUs, and what they cost per hour."))
+
+
+def calculator_result(answer, form, context):
+    """The answer to a valid form: the estimator's for training and inference, the sizing answer otherwise."""
+    gpus = list(GPU.objects.all())
+    if answer == TRAINING:
+        return training_context(form, gpus)
+    if answer == INFERENCE:
+        return inference_context(form, gpus)
+    requirement = form.requirement()
+    return {
+        "requirement": requirement,
+        "method_name": calculator_name(requirement.method),
+        "configurations": configurations(gpus, requirement.total_gb),
+        "bytes_per_parameter": requirement.method.bytes_per_parameter,
+        "largest_gpu_count": context["largest_gpu_count"],
+        "kv_bytes": context["kv_bytes"],
+    }
+
+
+@cached_page(query=CALCULATOR_QUERY)
 def calculator(request):
     presets = list(ModelPreset.objects.all())
-    submitted = any(name in request.GET for name in CalculatorForm.base_fields)
-    form = CalculatorForm(request.GET if submitted else None, presets=presets)
-    context = page_context(
-        request, query_paths("catalog:calculator", form.query_pairs() if submitted else []),
-        title=_("GPU sizing calculator: how many GPUs does your model need?"),
-        description=_("Enter a model size and a method, from full training to 4-bit inference, and see for every "
-                      "GPU whether it fits, on how many GPUs, and what they cost per hour."),
-    )
+    answer = answer_of(request.GET)
+    form_class = CALCULATOR_FORMS[answer]
+    submitted = any(name in request.GET for name in form_class.base_fields)
+    form = form_class(request.GET if submitted else None, presets=presets)
+    query = ([] if answer == FITS else [("answer", answer)]) + (form.query_pairs() if submitted else [])
+    title, description = calculator_texts(answer)
+    context = page_context(request, query_paths("catalog:calculator", query), title=title, description=description)
     context.update({
         "form": form,
+        "answer": answer,
+        "answers": ANSWERS,
         "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
         "gpu_counts_text": get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or")),
         "largest_gpu_count": max(sizing.CALCULATOR_GPU_COUNTS),
         "methods": [calculator_label(method) for method in SIZING_METHODS],
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
+        "figures": assumption_figures(),
     })
     if form.is_valid():
-        requirement = form.requirement()
-        context["result"] = {
-            "requirement": requirement,
-            "method_name": calculator_name(requirement.method),
-            "configurations": configurations(list(GPU.objects.all()), requirement.total_gb),
-            "bytes_per_parameter": requirement.method.bytes_per_parameter,
-            "largest_gpu_count": context["largest_gpu_count"],
-            "kv_bytes": context["kv_bytes"],
-        }
+        context["result"] = calculator_result(answer, form, context)
     return render(request, "catalog/calculator.html", context)

@@ -19,12 +19,14 @@ counted, so every login is refused (503) until it answers again."""
 import hashlib
 import ipaddress
 import logging
+from collections.abc import Callable
 from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -98,10 +100,39 @@ def clear_failures(request):
     shared_cache("delete", pair.key)
 
 
+class AdminPage(NamedTuple):
+    """A page of an app's own in the admin (not a model's list), listed with the app's models on the index for
+    those ``may_view(request)`` lets in."""
+    app_label: str
+    name: str
+    url_name: str  # in the admin's namespace
+    may_view: Callable
+
+
+_admin_pages = []
+
+
+def register_admin_page(page):
+    """Called from an app's ``AppConfig.ready()``: core names no app above it."""
+    if page not in _admin_pages:
+        _admin_pages.append(page)
+
+
 class EverXAdminSite(admin.AdminSite):
     site_header = gettext_lazy("EverXCloud editors")
     site_title = gettext_lazy("EverXCloud editors")
     index_title = gettext_lazy("Site content")
+
+    def get_app_list(self, request, app_label=None):
+        app_list = super().get_app_list(request, app_label)
+        for app in app_list:
+            for page in _admin_pages:
+                if page.app_label == app["app_label"] and page.may_view(request):
+                    app["models"].append({
+                        "name": page.name, "object_name": page.url_name, "view_only": True, "add_url": None,
+                        "admin_url": reverse(f"{self.name}:{page.url_name}"), "perms": {"view": True},
+                    })
+        return app_list
 
     def refusal(self, request, extra_context, message, status, retry_after):
         context = {**self.each_context(request), "title": _("Log in"), "lockout_message": message,

@@ -9,10 +9,17 @@ from fractions import Fraction
 from functools import cache
 
 from babel import Locale
-from babel.dates import format_date, format_datetime
-from babel.numbers import format_currency, format_percent, parse_pattern
+from babel.dates import format_date, format_datetime, format_skeleton
+from babel.numbers import (
+    format_compact_currency,
+    format_compact_decimal,
+    format_currency,
+    format_percent,
+    parse_pattern,
+)
+from babel.units import format_unit
 from django.utils import timezone
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
 # The regional locale of each site language: Babel formats in it and pages name it (Open Graph's og:locale).
 # Portuguese follows the deck: "US$ 8,99" is the pt-BR pattern.
@@ -84,6 +91,37 @@ def format_share(share):
     return format_percent(as_decimal(share), locale=babel_locale())
 
 
+def signed_pattern(pattern, places):
+    """A CLDR number pattern with ``places`` decimals and a sign either way: "#,##0 %" becomes
+    "+#,##0.0 %;-#,##0.0 %" (a change reads "+5,0 %", "-13,2 %")."""
+    digits = "#,##0." + "0" * places if places else "#,##0"
+    pattern = pattern.split(";")[0].replace("#,##0.00", "#,##0").replace("#,##0", digits)
+    return f"+{pattern};-{pattern}"
+
+
+def format_signed_share(share, places=1):
+    """A change as a signed percentage in the active language: "+5,0 %" (es, de), "-13,2%" (pt, en)."""
+    return number_pattern(signed_pattern(babel_locale().percent_formats[None].pattern, places)).apply(
+        as_decimal(share), babel_locale())
+
+
+def format_signed_usd(amount, places=2):
+    """A change of an amount in US dollars, signed: "-0,38 US$", "+US$ 0,38", "+$0.38"."""
+    amount = as_decimal(amount)
+    language = (get_language() or "en").split("-")[0]
+    locale = babel_locale(language)
+    grouped = abs(amount) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    return number_pattern(signed_pattern(locale.currency_formats["standard"].pattern, places)).apply(
+        amount, locale, currency="USD", currency_digits=False, group_separator=grouped)
+
+
+def format_day_month(moment):
+    """A day without its year, in the site's time zone: "3 sept", "3 de set.", "3. Sept.", "Sep 3"."""
+    if hasattr(moment, "astimezone"):
+        moment = timezone.localtime(moment).date()
+    return format_skeleton("MMMd", moment, locale=babel_locale())
+
+
 def format_date_time(moment):
     """A moment in the active language, in the site's time zone: "30 de noviembre de 2026, 12:05:00 UTC"."""
     return format_datetime(moment, "long", tzinfo=timezone.get_current_timezone(), locale=babel_locale())
@@ -116,3 +154,92 @@ def format_tokens_per_second(tokens):
 
 def not_published():
     return gettext("Not published")
+
+
+# From a million on, numbers and amounts are written short, as the language does: "1,2 Mio.", "1,2 mi", "1.2M".
+COMPACT_FROM = 10**6
+SECONDS_PER_HOUR = 3600
+# Durations: (CLDR unit, its length in hours, the fewest of it written in that unit). 36 hours stay hours,
+# 18 months are 548 days; below a second, "less than a second".
+DURATION_UNITS = (("duration-year", 365 * 24, 2), ("duration-day", 24, 2), ("duration-hour", 1, 1),
+                  ("duration-minute", Fraction(1, 60), 1), ("duration-second", Fraction(1, SECONDS_PER_HOUR), 1))
+
+
+def rounded(value):
+    """An estimate to three significant digits at most, and no more than one decimal: 1234 → 1234, 12.34 →
+    12.3, 0.123 → 0.1 (estimates carry no more precision than that)."""
+    value = as_decimal(value)
+    if value == 0:
+        return value
+    digits = max(0, min(1, 2 - value.adjusted()))
+    value = round(value, digits) if value.adjusted() < 3 else value.quantize(Decimal(1))
+    # 1.0 → 1: CLDR's plural rules count visible decimals ("1 hour", but "1.0 hours").
+    return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
+
+
+def format_compact(value):
+    """A large estimate in the language's short form from a million on: "1,2 Mio." (de), "1,2 M" (es),
+    "1.2M" (en); below, its digits rounded (``rounded``)."""
+    value = as_decimal(value)
+    if abs(value) < COMPACT_FROM:
+        return format_number(rounded(value))
+    return format_compact_decimal(value, locale=babel_locale(), fraction_digits=1)
+
+
+def format_usd_estimate(amount):
+    """An estimated amount: cents below 100 $, whole dollars up to a million, then short: "1,2 Mio. $"."""
+    amount = as_decimal(amount)
+    if amount >= COMPACT_FROM:
+        return format_compact_currency(amount, "USD", locale=babel_locale(), fraction_digits=1)
+    return format_usd(amount, 2 if amount < 100 else 0)
+
+
+def format_usd_rate(amount):
+    """A small price such as dollars per million tokens: two decimals, four below 0,10 $."""
+    amount = as_decimal(amount)
+    return format_usd(amount, 2 if amount >= Decimal("0.1") else 4)
+
+
+def format_gpu_hours(hours):
+    """GPU-hours as an estimate: "≈ 1,2 Mio. GPU-Stunden", "≈ 505.561 GPU-hours"."""
+    text = format_compact(hours)
+    count = int(rounded(hours)) if hours < COMPACT_FROM else COMPACT_FROM
+    return ngettext("≈ %(hours)s GPU-hour", "≈ %(hours)s GPU-hours", count) % {"hours": text}
+
+
+def format_duration(hours):
+    """A duration given in hours, in the largest unit that gives at least one of it (two for days and years),
+    with CLDR's unit words: "3,5 Tage", "36 horas", "571 years"."""
+    hours = as_decimal(hours)
+    if hours < Decimal(1) / SECONDS_PER_HOUR:
+        return gettext("less than a second")
+    unit, size = next((unit, size) for unit, size, fewest in DURATION_UNITS if hours >= as_decimal(size * fewest))
+    value = rounded(hours / as_decimal(size))
+    if value >= COMPACT_FROM:
+        return gettext("more than a million years")
+    return format_in_unit(value, unit)
+
+
+def format_in_unit(value, unit):
+    """A number with a CLDR unit's words in the active language, plural included: "1 hora", "1000 años"
+    (Spanish groups from five digits), "10.000 Jahre"."""
+    value = as_decimal(value)
+    language = (get_language() or "en").split("-")[0]
+    grouped = abs(value) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    pattern = "#,##0.#" if grouped else "0.#"
+    return format_unit(value, unit, length="long", locale=babel_locale(language), format=pattern)
+
+
+SUPERSCRIPT_DIGITS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def format_scientific(value):
+    """A very large or small number as mantissa × a power of ten, in the language's digits: "3,8 × 10²⁵"."""
+    value = as_decimal(value)
+    if value == 0:
+        return format_number(0)
+    exponent = value.adjusted()
+    mantissa = round(value.scaleb(-exponent), 1)
+    if abs(mantissa) >= 10:  # 9.96 rounds to 10.0
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{format_number(mantissa, 1)} × 10{str(exponent).translate(SUPERSCRIPT_DIGITS)}"

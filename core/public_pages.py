@@ -15,3 +15,18 @@ def public_pages():
     """Each public page of every app, as a {language: path} map, in the order the apps registered."""
     for source in _sources:
         yield from source()
+
+
+_robots_sources = []
+
+
+def allow_robots(source):
+    """``source()`` yields paths that robots.txt names with an Allow line (files outside the sitemap's pages,
+    such as the open data feed)."""
+    if source not in _robots_sources:
+        _robots_sources.append(source)
+
+
+def robots_allowed_paths():
+    for source in _robots_sources:
+        yield from source()

@@ -10,17 +10,20 @@ from storefront.sitemaps import sitemap_xml
 from storefront.views import home
 from workloads import views as workload_views
 
-# Outside the language prefixes: health, the sitemap and the admin. Everything a visitor reads is inside.
+# Outside the language prefixes: health, the sitemap, the open data files and the admin. Everything a
+# visitor reads is inside.
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("sitemap.xml", sitemap_xml, name="sitemap"),
     path("robots.txt", robots_txt, name="robots_txt"),
     path("social/<str:token>.png", social_image, name="social_image"),
+    path("data/", include("open_data.feed_urls")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
 urlpatterns += i18n_patterns(
     path("", home, name="home"),
     path("", include("catalog.urls")),
+    path("", include("open_data.urls")),
     path("", include("signups.urls")),
     # Workload slugs are translated model fields, so this pattern comes last.
     path("<slug:slug>/", workload_views.workload_detail, name="workload"),

@@ -13,8 +13,9 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from . import addresses
 from .countries import country_name
+from .demand_admin import DemandPageMixin
 from .erasure import erase_person, erasures_of
-from .models import ErasureLog, LegalPage, OutboxEmail, ProviderApplication, Signup
+from .models import ErasureLog, LegalPage, OutboxEmail, PriceAlert, ProviderApplication, Signup
 
 
 def spreadsheet_safe(value):
@@ -87,22 +88,15 @@ class ConfirmedFilter(admin.SimpleListFilter):
         return queryset
 
 
-@admin.register(Signup)
-class SignupAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
-    """Read only: what a visitor submitted, and the evidence of their consent, is not for editing."""
+class ConsentRecordAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
+    """Read only: what a visitor asked for, and the evidence of their consent, is not for editing; staff find
+    it by address, export it as CSV (``CSV_COLUMNS``) and erase it on request."""
 
-    list_display = (
-        "email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at",
-    )
-    list_filter = (ConfirmedFilter, "language", "currency", ("unsubscribed_at", admin.EmptyFieldListFilter))
     search_fields = ("email",)
-    date_hierarchy = "signed_up_at"
-    list_select_related = ("workload",)
     actions = ["export_csv", *ErasePersonalDataMixin.actions]
-    CSV_COLUMNS = (
-        "email", "currency", "language", "workload", "signed_up_at", "confirmed_at", "unsubscribed_at",
-        "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
-    )
+    CSV_COLUMNS = ()
+    csv_file_prefix = ""
+    csv_order = ""
 
     def has_add_permission(self, request):
         return False
@@ -114,17 +108,71 @@ class SignupAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
     def is_confirmed(self, obj):
         return obj.confirmed_at is not None
 
-    @admin.action(description=_("Export selected signups as CSV"), permissions=["view"])
-    def export_csv(self, request, queryset):
+    def csv_cell(self, obj, column):
+        return getattr(obj, column)
+
+    def csv_response(self, queryset):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="signups-{timezone.now():%Y%m%d-%H%M}.csv"'
+        response["Content-Disposition"] = (
+            f'attachment; filename="{self.csv_file_prefix}-{timezone.now():%Y%m%d-%H%M}.csv"'
+        )
         writer = csv.writer(response)
         writer.writerow(self.CSV_COLUMNS)
-        for signup in queryset.select_related("workload").order_by("signed_up_at"):
-            row = [getattr(signup, column) for column in self.CSV_COLUMNS]
-            row[self.CSV_COLUMNS.index("workload")] = signup.workload.key if signup.workload else ""
-            writer.writerow([spreadsheet_safe(value) for value in row])
+        for obj in queryset.select_related(*self.list_select_related).order_by(self.csv_order):
+            writer.writerow([spreadsheet_safe(self.csv_cell(obj, column)) for column in self.CSV_COLUMNS])
         return response
+
+
+@admin.register(Signup)
+class SignupAdmin(DemandPageMixin, ConsentRecordAdmin):
+    """Read only: what a visitor submitted, and the evidence of their consent, is not for editing. The founders'
+    demand page (aggregates only) hangs under it (``demand_admin``)."""
+
+    list_display = (
+        "email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at",
+    )
+    list_filter = (ConfirmedFilter, "language", "currency", ("unsubscribed_at", admin.EmptyFieldListFilter))
+    date_hierarchy = "signed_up_at"
+    list_select_related = ("workload",)
+    CSV_COLUMNS = (
+        "email", "currency", "language", "workload", "signed_up_at", "confirmed_at", "unsubscribed_at",
+        "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+    )
+    csv_file_prefix, csv_order = "signups", "signed_up_at"
+
+    def csv_cell(self, obj, column):
+        if column == "workload":
+            return obj.workload.key if obj.workload else ""
+        return super().csv_cell(obj, column)
+
+    @admin.action(description=_("Export selected signups as CSV"), permissions=["view"])
+    def export_csv(self, request, queryset):
+        return self.csv_response(queryset)
+
+
+@admin.register(PriceAlert)
+class PriceAlertAdmin(ConsentRecordAdmin):
+    """Read only, as signups: the visitor's own request and the evidence of their consent."""
+
+    list_display = (
+        "email", "gpu", "target_usd_per_hour", "state", "language", "created_at", "is_confirmed", "last_notified_at",
+    )
+    list_filter = (ConfirmedFilter, "state", "language", "gpu")
+    date_hierarchy = "created_at"
+    list_select_related = ("gpu",)
+    CSV_COLUMNS = (
+        "email", "gpu", "target_usd_per_hour", "requested_target_usd_per_hour", "state", "language",
+        "created_at", "confirmed_at", "last_notified_at", "consent_text_version", "privacy_policy_version",
+        "consent_language", "source_path",
+    )
+    csv_file_prefix, csv_order = "price-alerts", "created_at"
+
+    def csv_cell(self, obj, column):
+        return obj.gpu.slug if column == "gpu" else super().csv_cell(obj, column)
+
+    @admin.action(description=_("Export selected price alerts as CSV"), permissions=["view"])
+    def export_csv(self, request, queryset):
+        return self.csv_response(queryset)
 
 
 @admin.register(ProviderApplication)

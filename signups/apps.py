@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class SignupsConfig(AppConfig):
-    """Pre-launch renter signups (double opt-in), provider applications, their mail, the legal pages."""
+    """Pre-launch renter signups (double opt-in), price alerts, provider applications, their mail, the legal
+    pages."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "signups"
@@ -13,11 +14,24 @@ class SignupsConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import pre_delete
 
+        from catalog import gpu_page_panels
+        from catalog.price_events import price_changed
+        from core.admin_site import AdminPage, register_admin_page
         from core.public_pages import register
 
+        from .alert_panels import price_alert_panel, price_alert_row_link
+        from .demand_admin import PAGE_NAME, PAGE_URL_NAME, may_view_demand
         from .models import LegalPage, refuse_legal_page_deletion
+        from .price_alerts import on_price_changed
         from .public_pages import legal_pages
 
         register(legal_pages)
+        # The founders' demand page, listed with the signups in the admin for those who may see it.
+        register_admin_page(AdminPage("signups", PAGE_NAME, PAGE_URL_NAME, may_view_demand))
 
         pre_delete.connect(refuse_legal_page_deletion, sender=LegalPage, dispatch_uid="legal-pages-kept")
+        # Price alerts: a panel on each GPU's page, a link in each priced calculator row, and the mails a
+        # new price sends (in the transaction that saves it).
+        gpu_page_panels.register_panel(price_alert_panel)
+        gpu_page_panels.register_row_link(price_alert_row_link)
+        price_changed.connect(on_price_changed, dispatch_uid="price-alerts")

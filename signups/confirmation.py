@@ -24,13 +24,18 @@ class LinkState(enum.Enum):
     UNKNOWN = "unknown"  # no such link, or replaced by a newer one
 
 
-def issue_link(signup):
-    """A fresh link for ``signup``; it replaces any earlier one, whose mail may never have arrived."""
+def issue_link_for(row, view_name):
+    """A fresh link to ``view_name`` for ``row`` (a signup or a price alert: a row with a language and a
+    confirmation token's hash and expiry); it replaces any earlier one, whose mail may never have arrived."""
     token = new_token()
-    Signup.objects.filter(pk=signup.pk).update(
+    type(row).objects.filter(pk=row.pk).update(
         confirmation_token_hash=token_hash(token), confirmation_expires_at=timezone.now() + VALID_FOR,
     )
-    return url_in(signup.language, "signups:confirm", token=token)
+    return url_in(row.language, view_name, token=token)
+
+
+def issue_link(signup):
+    return issue_link_for(signup, "signups:confirm")
 
 
 def well_formed(token):

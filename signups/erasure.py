@@ -11,7 +11,7 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 
 from . import addresses, pseudonyms
-from .models import ErasureLog, OutboxEmail, ProviderApplication, Signup, WaitlistRequest
+from .models import ErasureLog, OutboxEmail, PriceAlert, ProviderApplication, Signup, WaitlistRequest
 
 
 def email_hash(email):
@@ -38,7 +38,7 @@ def delete_with_admin_history(rows):
 def erase_person(email):
     # Lowercased by the database, as the signups' unique constraint compares addresses.
     lowered = Lower(Value(addresses.normalize(email)))
-    for model in (Signup, ProviderApplication):
+    for model in (Signup, PriceAlert, ProviderApplication):
         delete_with_admin_history(model.objects.filter(email__lower=lowered))
     WaitlistRequest.objects.filter(email__lower=lowered).delete()
     OutboxEmail.objects.filter(recipient__lower=lowered).delete()

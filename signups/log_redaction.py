@@ -1,5 +1,6 @@
 """The signups' secret paths kept out of the logs: a confirmation link carries its token and an
-unsubscribe link its key, and either in a log would let whoever reads it confirm or unsubscribe someone.
+unsubscribe link its key (a price alert's links too), and either in a log would let whoever reads it confirm
+or unsubscribe someone.
 gunicorn's access log (``gunicorn.conf.py``) and Django's request log (``SecretPathFilter``, in the
 LOGGING setting: "Not Found: /es/registro/confirmar/<token>/") write ``…`` in their place
 (``core/access_log.py``)."""
@@ -14,7 +15,10 @@ from core.access_log import redacted_path
 from core.pages import language_codes
 
 # The views whose last path segment is a secret, with a sample value to reverse them with.
-SECRET_PATH_VIEWS = (("signups:confirm", "token", "sample"), ("signups:unsubscribe", "key", uuid.UUID(int=0)))
+SECRET_PATH_VIEWS = (
+    ("signups:confirm", "token", "sample"), ("signups:unsubscribe", "key", uuid.UUID(int=0)),
+    ("signups:price_alert_confirm", "token", "sample"), ("signups:price_alert_delete", "key", uuid.UUID(int=0)),
+)
 
 
 @functools.cache

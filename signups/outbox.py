@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.utils import timezone
 
-from . import confirmation
+from . import alert_confirmation, confirmation
 from .models import OutboxEmail
 
 logger = logging.getLogger(__name__)
@@ -26,12 +26,18 @@ FIRST_RETRY_DELAY = timedelta(minutes=1)
 LONGEST_RETRY_DELAY = timedelta(hours=6)
 
 
-def queue(*, recipient, subject, body, language, headers=None, confirmation_for=None):
+def queue(*, recipient, subject, body, language, headers=None, confirmation_for=None,
+          alert_confirmation_for=None):
     """Store a mail, in the caller's transaction, for the worker to send."""
     return OutboxEmail.objects.create(
         recipient=recipient, subject=subject, body=body, language=language, headers=headers or {},
-        confirmation_for=confirmation_for,
+        confirmation_for=confirmation_for, alert_confirmation_for=alert_confirmation_for,
     )
+
+
+def queue_all(mails):
+    """Store many mails (unsaved OutboxEmail rows) in one statement per batch, in the caller's transaction."""
+    return OutboxEmail.objects.bulk_create(mails, batch_size=500)
 
 
 def retry_delay(attempts):
@@ -49,6 +55,9 @@ def as_message(mail):
     body = mail.body
     if mail.confirmation_for is not None:
         body = body.replace(confirmation.LINK_PLACEHOLDER, confirmation.issue_link(mail.confirmation_for))
+    if mail.alert_confirmation_for is not None:
+        body = body.replace(confirmation.LINK_PLACEHOLDER,
+                            alert_confirmation.issue_link(mail.alert_confirmation_for))
     return EmailMessage(
         subject=mail.subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
         headers={"Content-Language": mail.language, **mail.headers},
@@ -60,7 +69,7 @@ def send(pk):
     now = timezone.now()
     if not claim(pk, now):
         return None
-    mail = OutboxEmail.objects.select_related("confirmation_for").get(pk=pk)
+    mail = OutboxEmail.objects.select_related("confirmation_for", "alert_confirmation_for").get(pk=pk)
     mail.attempts += 1
     try:
         as_message(mail).send()

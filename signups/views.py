@@ -43,8 +43,11 @@ class PublicFormView(FormView):
         return {"language": get_language(),
                 "source": site_path(self.request.GET.get("from")) or referring_path(self.request)}
 
+    def page_paths(self):
+        return urls_by_language(self.view_name)
+
     def get_context_data(self, **kwargs):
-        context = page_context(self.request, urls_by_language(self.view_name), title=str(self.title),
+        context = page_context(self.request, self.page_paths(), title=str(self.title),
                                description=str(self.description))
         return {**context, **super().get_context_data(**kwargs)}
 

@@ -71,7 +71,7 @@ def test_the_catalogue_lists_every_gpu_with_its_key_specs(client, launch_content
     assert region.attrs["role"] == "region" and document.by_id(region.attrs["aria-labelledby"]) is not None
     for row in rows:
         gpu = next(r for r in CSV_ROWS if row[0].startswith(r["name"] + " "))
-        _name, memory, memory_type, bandwidth, bf16, price, per_gb = row
+        _name, memory, memory_type, bandwidth, bf16, price, per_gb, change = row
         assert numbers_in(memory, "es") == [Decimal(gpu["memory_gb"])]
         assert memory_type == gpu["memory_type"]
         for cell, raw in ((bandwidth, gpu["bandwidth_gbs"]), (bf16, gpu["bf16_dense_tflops"])):
@@ -83,6 +83,8 @@ def test_the_catalogue_lists_every_gpu_with_its_key_specs(client, launch_content
         assert numbers_in(price, "es") == [Decimal(gpu["price_usd_per_hour"])]
         per_gb_expected = (Decimal(gpu["price_usd_per_hour"]) / Decimal(gpu["memory_gb"])).quantize(Decimal("0.0001"))
         assert numbers_in(per_gb, "es") == [per_gb_expected]
+        with translation.override("es"):  # the launch content's prices are its only ones, loaded now
+            assert change == gettext("No earlier price")
 
 
 @pytest.mark.parametrize("sort", list(SORT_KEYS))

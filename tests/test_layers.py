@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
-# Lowest first: infrastructure, GPUs and sizing, workload pages, forms, and the composition on top.
-LAYERS = ("core", "catalog", "workloads", "signups", "storefront")
+# Lowest first: infrastructure, GPUs and sizing, the open data feed, workload pages, forms, and the
+# composition on top.
+LAYERS = ("core", "catalog", "open_data", "workloads", "signups", "storefront")
 
 
 def imported_modules(source):

@@ -180,7 +180,7 @@ def test_a_row_older_than_the_current_price_is_kept_by_the_command(launch_conten
     older.write_text("gpu,usd_per_hour,time\nb200,7.50,2026-11-30T11:00:00Z\nh100-sxm,2.10,2026-11-29T10:00:00Z\n")
     applied, out, _err = run_command(older)
     assert applied, "an older row is not an error: the rest of the file applies"
-    assert "row 2, h100-sxm: older than the current price, kept" in out
+    assert "row 2, h100-sxm: older than the current price: recorded as history only" in out
     h100 = GPU.objects.get(slug="h100-sxm")
     assert h100.price_usd_per_hour == Decimal("2.50")
     assert h100.price_updated_at == datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
@@ -197,8 +197,10 @@ def test_a_row_older_than_the_current_price_is_kept_by_the_admin(editor_client, 
     ]).encode())
     assert response.status_code == 200
     page = Page(response.content.decode())
-    kept_rows = [row for index in range(len(page.tables)) for row in page.table_cells(index) if "kept" in " ".join(row)]
-    assert kept_rows == [["2", "h100-sxm", "2026-11-30T09:59:59+00:00", "older than the current price, kept"]]
+    kept_rows = [row for index in range(len(page.tables)) for row in page.table_cells(index)
+                 if "history only" in " ".join(row)]
+    assert kept_rows == [
+        ["2", "h100-sxm", "2026-11-30T09:59:59+00:00", "older than the current price: recorded as history only"]]
     assert GPU.objects.get(slug="h100-sxm").price_usd_per_hour == Decimal("2.50")
     assert GPU.objects.get(slug="b200").price_usd_per_hour == Decimal("7.50")
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from signups.models import OutboxEmail, ProviderApplication
+from signups.models import LegalPage, OutboxEmail, ProviderApplication
 
 from .html import Page
 from .localized_urls import url_in
@@ -68,7 +68,7 @@ def test_an_application_is_stored_with_status_new_and_acknowledged_in_the_visito
     assert (application.country, application.language) == ("BR", "pt")
     assert application.gpus == "16 × H100 SXM, 8 × A100 80 GB"
     assert application.consent_text_version == "provider-1" and application.consent_language == "pt"
-    assert application.privacy_policy_version == "1.1"
+    assert application.privacy_policy_version == LegalPage.objects.get(key=LegalPage.Key.PRIVACY).version
     [message] = mail.outbox
     assert message.to == ["ana@dados.example"]
     with translation.override("pt"):

@@ -194,7 +194,7 @@ def test_an_editors_attempt_to_delete_the_privacy_policy_leaves_the_consent_link
     client.logout()
     assert client.get(url_in("es", "signups:privacy")).status_code == 200
     client.post(url_in("es", "signups:signup"), signup_data())
-    assert WaitlistRequest.objects.get().privacy_policy_version == "1.1"
+    assert WaitlistRequest.objects.get().privacy_policy_version == privacy.version
 
 
 def test_the_admin_search_finds_an_address_however_it_is_spelt(admin_client_logged_in, db):

@@ -129,7 +129,7 @@ def test_the_command_says_what_it_deleted(db):
     out = io.StringIO()
     call_command("purge_unconfirmed", stdout=out)
     assert out.getvalue().strip() == (
-        "Unconfirmed for more than 30 days, deleted: 1 signups, 1 mails, 0 waiting requests.")
+        "Unconfirmed for more than 30 days, deleted: 1 signups, 1 mails, 0 waiting requests, 0 price alerts.")
     assert not Signup.objects.exists()
 
 
@@ -188,7 +188,7 @@ def test_the_running_worker_loop_deletes_a_lapsed_signup(transactional_db):
         stdout, stderr = worker.communicate(timeout=15)
     assert worker.returncode == 0, stderr
     assert list(Signup.objects.values_list("email", flat=True)) == ["recent@example.com"]
-    assert "deleted: 1 signups, 0 mails, 0 waiting requests" in stdout
+    assert "deleted: 1 signups, 0 mails, 0 waiting requests, 0 price alerts" in stdout
 
 
 # Keyed hashes.

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "csp",
     "core",
     "catalog",
+    "open_data",
     "workloads",
     "signups",
     "storefront",
@@ -67,6 +68,8 @@ MIDDLEWARE = [
     "core.page_cache.PageCacheMiddleware",
     # Compresses responses that are not compressed already (cached pages are stored compressed).
     "django.middleware.gzip.GZipMiddleware",
+    # The open data feed's cross-origin headers; before LocaleMiddleware, whose Vary it takes back there.
+    "open_data.middleware.OpenDataHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -252,4 +255,6 @@ SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
 # Special-use top-level domains the forms accept addresses at anyway (signups/addresses.py): none in
 # production; the tests use .example.
 SIGNUP_ALLOWED_RESERVED_TLDS = env_list("SIGNUP_ALLOWED_RESERVED_TLDS", "")
+# Price alerts one mailbox may hold, confirmed or not (signups/price_alerts.py).
+PRICE_ALERTS_PER_ADDRESS = int(env("PRICE_ALERTS_PER_ADDRESS", 20))
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"

@@ -1,6 +1,7 @@
 """Lighthouse (npm lighthouse@12.2.3, Debian's Chromium), mobile settings, against gunicorn with the
 production settings: performance, accessibility, best practices and SEO at 100 on a workload page,
-the home page, a GPU page and the calculator showing a result."""
+the home page, a GPU page, a GPU's price alert form, the calculator showing a result and its training and
+inference estimates."""
 import json
 import os
 import subprocess
@@ -67,7 +68,7 @@ def best_of(runs, url, output_dir, name, runtime_errors_allowed=2):
     return best, failing
 
 
-def test_lighthouse_scores_100_on_four_kinds_of_page(production_server, tmp_path):
+def test_lighthouse_scores_100_on_every_kind_of_page(production_server, tmp_path):
     gpu = GPU.objects.get(slug="h100-sxm")
     # A 70-billion-parameter model, full training: the results table of every GPU.
     calculator = url_in("en", "catalog:calculator", {"size": "70", "method": "full_adam"})
@@ -75,7 +76,13 @@ def test_lighthouse_scores_100_on_four_kinds_of_page(production_server, tmp_path
         "workload": Workload.objects.get(key="llm-training").get_absolute_url("es"),
         "home": "/de/",
         "gpu": gpu.get_absolute_url("pt"),
+        "price alert": url_in("de", "signups:price_alert", slug=gpu.slug),
         "calculator": calculator,
+        # The cost estimator's two answers, each with its chart and every GPU's row.
+        "training": url_in("de", "catalog:calculator", {"answer": "training", "size": "70", "method": "full_adam",
+                                                        "tokens": "15000", "cluster": "4096"}),
+        "inference": url_in("es", "catalog:calculator", {"answer": "inference", "size": "70",
+                                                         "method": "weights_8bit", "batch": "16"}),
     }
     scores, failing = {}, []
     for name, path in pages.items():

@@ -37,5 +37,5 @@ class Command(BaseCommand):
             raise CommandError("Nothing was imported.")
         self.stdout.write(self.style.SUCCESS(
             f"{len(report.changes)} prices changed, {len(report.unchanged)} unchanged, "
-            f"{len(report.kept)} older than the current price (kept)."
+            f"{len(report.kept)} older than the current price (recorded as history only)."
         ))

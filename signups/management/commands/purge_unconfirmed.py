@@ -6,7 +6,7 @@ from signups.retention import purge_unconfirmed
 
 class Command(BaseCommand):
     help = (
-        "Delete the signups never confirmed whose confirmation was asked for more than "
+        "Delete the signups and price alerts never confirmed whose confirmation was asked for more than "
         "SIGNUP_UNCONFIRMED_RETENTION_DAYS days ago, with their mails, and the waiting signup requests as "
         "old. The mail worker (send_outbox --loop) does this about once an hour by itself."
     )

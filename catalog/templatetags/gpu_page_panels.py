@@ -1,0 +1,24 @@
+"""``{% gpu_page_panels gpu %}`` and ``{% gpu_row_links gpu price %}``: what the apps above the catalogue
+registered for a GPU's page and its calculator row (``catalog.gpu_page_panels``), rendered in place, each
+from its own template and context only."""
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+from .. import gpu_page_panels as registry
+
+register = template.Library()
+
+
+def render_all(fragments):
+    return mark_safe("".join(render_to_string(fragment.template_name, fragment.context) for fragment in fragments))
+
+
+@register.simple_tag
+def gpu_page_panels(gpu):
+    return render_all(registry.panels(gpu))
+
+
+@register.simple_tag
+def gpu_row_links(gpu, usd_per_hour):
+    return render_all(registry.row_links(gpu, usd_per_hour))

@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class OpenDataConfig(AppConfig):
+    """The open data feed: every GPU with its specs, price and largest models as JSON and CSV, each GPU's price
+    history, their JSON Schemas, and the page that documents them. Reads the catalogue; nothing below imports
+    it."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "open_data"
+
+    def ready(self):
+        from core.public_pages import allow_robots, register
+
+        from .public_pages import open_data_pages, robots_paths
+
+        register(open_data_pages)
+        allow_robots(robots_paths)

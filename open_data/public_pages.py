@@ -1,0 +1,14 @@
+"""This app's public page (the feed's documentation, in every language) and what robots.txt allows."""
+from django.urls import reverse
+
+from core.pages import urls_by_language
+
+
+def open_data_pages():
+    yield urls_by_language("open_data:docs")
+
+
+def robots_paths():
+    """The feed's folder and its documentation in each language."""
+    yield reverse("data:gpus_json").rsplit("/", 1)[0] + "/"
+    yield from urls_by_language("open_data:docs").values()

@@ -1,0 +1,82 @@
+"""The pages price history adds to, with a history to draw (the launch content has one price per GPU, so the
+sitemap-wide gates see no chart): a GPU page's step chart, with a withdrawn offer and many steps, and the
+catalogue sorted by the 7-day change. axe in light and dark on a phone and a desktop, and the Nu HTML Checker."""
+import json
+import subprocess
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from catalog.models import GPU, PricePoint
+from core.content_version import content_changed
+
+from ..localized_urls import url_in
+from .conftest import NODE_MODULES
+
+pytestmark = [pytest.mark.quality, pytest.mark.browser]
+AXE = NODE_MODULES / "axe-core" / "axe.min.js"
+VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 800}}
+
+
+def with_history():
+    """H100 SXM: prices over 120 days, an offer withdrawn for five days; B200: a 7-day change. The paths to check."""
+    now = timezone.now()
+    steps = [(120, "3.10"), (80, "2.95"), (61, "3.05"), (45, None), (40, "2.70"), (25, "2.79"), (10, "2.60"),
+             (3, "2.49")]
+    for slug, points in (("h100-sxm", steps), ("b200", [(20, "8.20"), (2, "7.99")])):
+        gpu = GPU.objects.get(slug=slug)
+        PricePoint.objects.filter(gpu=gpu).delete()
+        PricePoint.objects.bulk_create(
+            PricePoint(gpu=gpu, usd_per_hour=price and Decimal(price), time=now - timedelta(days=days), source="import")
+            for days, price in points)
+        GPU.objects.filter(pk=gpu.pk).update(price_usd_per_hour=Decimal(points[-1][1]),
+                                             price_updated_at=now - timedelta(days=points[-1][0]))
+    content_changed()
+    gpu_pages = [url_in(language, "catalog:gpu_detail", slug=slug)
+                 for language in ("es", "de") for slug in ("h100-sxm", "b200")]
+    return gpu_pages + [url_in(language, "catalog:gpu_list", {"sort": "change-7d"}) for language in ("pt", "en")]
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch_content, browser, viewport,
+                                                        color_scheme):
+    paths = with_history()
+    context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=color_scheme, bypass_csp=True)
+    page = context.new_page()
+    problems, charts = [], 0
+    try:
+        for path in paths:
+            assert page.goto(live_server.url + path).status == 200, path
+            # The chart's data is in a closed <details>, which axe skips: open it.
+            page.evaluate("() => document.querySelectorAll('details.chart-data').forEach(d => d.open = true)")
+            page.add_script_tag(path=str(AXE))
+            violations = page.evaluate(
+                "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
+            )
+            problems += [f"{path}: {v['id']} ({v['impact']}) at {v['nodes']}" for v in violations]
+            charts += page.evaluate("() => document.querySelectorAll('.chart-price-history svg').length")
+    finally:
+        context.close()
+    assert problems == [], "\n".join(problems)
+    assert charts == 4  # each GPU page drew its history
+
+
+def test_pages_with_a_price_history_are_valid_html(client, live_launch_content, tmp_path):
+    paths = with_history()
+    for number, path in enumerate(paths):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = response.content.decode()
+        assert ("chart-step-line" in body) == ("sort=" not in path)
+        (tmp_path / f"page-{number}.html").write_text(body, encoding="utf-8")
+    result = subprocess.run(
+        ["java", "-jar", str(VNU), "--errors-only", "--format", "json", *map(str, sorted(tmp_path.glob("*.html")))],
+        check=False, capture_output=True, text=True, timeout=300,
+    )
+    messages = json.loads(result.stderr or result.stdout)["messages"]
+    assert [f"{m.get('url')}: {m.get('message')} «{m.get('extract', '')}»" for m in messages] == []

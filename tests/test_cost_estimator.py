@@ -1,0 +1,302 @@
+"""The calculator's training and inference answers as pages: the tabs, every GPU's row against an independent
+computation from gpus.csv (Decimal arithmetic), the cheapest and fastest marked in words, the chart with one
+mark per configuration and its numbers as a table, the assumptions, shareable URLs, localized errors for bad
+input (never a 500), and queries that do not grow with the number of GPUs."""
+import csv
+import re
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext
+
+from catalog.loading import GPUS_CSV, load_model_presets
+from core.formatting import format_usd_estimate, format_usd_rate
+
+from .html import parse
+from .localized_urls import url_in
+from .queries import add_test_gpus, page_queries
+
+with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
+    CSV_ROWS = {row["name"]: row for row in csv.DictReader(handle)}
+LANGUAGES = ["es", "pt", "de", "en"]
+USABLE = Decimal("0.8")
+
+
+def squash(text):
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def calculator_url(language, **params):
+    return url_in(language, "catalog:calculator", params)
+
+
+def page(client, language, **params):
+    response = client.get(calculator_url(language, **params))
+    assert response.status_code == 200
+    return parse(response.content)
+
+
+def result_table(document):
+    table = document.find("section", class_="estimate-results").find("table", class_="estimate-table")
+    _header, *rows = table.rows()
+    return rows
+
+
+def row_gpu(row):
+    return row.find("a", class_="gpu-name").squashed_text
+
+
+def marks(row):
+    return [mark.squashed_text for mark in row.find_all("strong", class_="estimate-mark")]
+
+
+def expected_training(size, tokens, bytes_per_parameter, factor, utilization, cluster):
+    """(name, GPU-hours, fewest count, cost) of each GPU with a BF16 figure that fits, cheapest first."""
+    flops = factor * size * 10**9 * tokens * 10**9
+    counts = [2**n for n in range(cluster.bit_length())]
+    expected = []
+    for name, row in CSV_ROWS.items():
+        if not row["bf16_dense_tflops"]:
+            continue
+        hours = flops / (Decimal(row["bf16_dense_tflops"]) * 10**12 * utilization) / 3600
+        fewest = next((n for n in counts if size * bytes_per_parameter <= n * Decimal(row["memory_gb"]) * USABLE), None)
+        if fewest:
+            expected.append((name, hours, fewest, hours * Decimal(row["price_usd_per_hour"])))
+    # Cheapest first; at equal cost, fewer GPU-hours, more memory, then by name.
+    return sorted(expected, key=lambda item: (item[3], item[1], -Decimal(CSV_ROWS[item[0]]["memory_gb"]), item[0]))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("params, bytes_per_parameter, factor", [
+    ({"size": "70", "method": "full_adam", "tokens": "15000", "cluster": "4096"}, 16, 6),
+    ({"size": "8", "method": "lora_16bit", "tokens": "1", "mfu": "30", "cluster": "8"}, Decimal("2.5"), 4),
+    ({"preset": "llama-3-1-405b", "method": "qlora_4bit", "tokens": "0.5", "cluster": "64"}, 1, 4),
+])
+def test_training_rows_equal_an_independent_computation(client, launch_content, language, params,
+                                                        bytes_per_parameter, factor):
+    size = Decimal(params.get("size") or "405")
+    utilization = Decimal(params.get("mfu", "40")) / 100
+    expected = expected_training(size, Decimal(params["tokens"]), bytes_per_parameter, factor, utilization,
+                                 int(params["cluster"]))
+    document = page(client, language, answer="training", **params)
+    rows = result_table(document)
+    priced = [row for row in rows if len(row.cells()) == 6]
+    assert [row_gpu(row) for row in priced] == [name for name, *_rest in expected]
+    with translation.override(language):
+        for row, (name, _hours, fewest, cost) in zip(priced, expected, strict=True):
+            cells = row.cells()
+            assert cells[1].squashed_text == squash(format_usd_estimate(cost)), name
+            assert re.match(rf"{fewest}\b", cells[2].squashed_text.replace(".", "").replace(",", "")), name
+        assert marks(priced[0])[0] == gettext("Cheapest")
+        assert all(gettext("Cheapest") not in marks(row) for row in priced[1:])
+        no_figure = gettext("No published dense BF16 figure: no estimate.")
+        no_figure = [row for row in rows if no_figure in row.squashed_text]
+        assert {row_gpu(row) for row in no_figure} == {"B200", "B300"}
+
+
+def test_the_training_answer_writes_gpu_hours_as_the_language_does(client, launch_content):
+    document = page(client, "de", answer="training", size="405", method="full_adam", tokens="15000", cluster="16384")
+    h100 = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
+    assert h100.cells()[4].squashed_text == "≈ 25,6 Mio. GPU-Stunden"
+    assert "Tage" in h100.cells()[3].squashed_text
+
+
+def test_the_fastest_configuration_is_marked_in_words_and_labelled_on_the_chart(client, launch_content):
+    document = page(client, "en", answer="training", size="70", method="full_adam", tokens="15000", cluster="4096")
+    rows = result_table(document)
+    fastest = [row_gpu(row) for row in rows if "Fastest" in marks(row)]
+    assert fastest == ["MI300X", "MI325X"]  # 1,307 TFLOPS each, on 4,096 GPUs
+    labels = [text.squashed_text for text in document.find("g", class_="cost-chart-label").find_all("text")]
+    assert any(label.startswith("Cheapest: RTX 4090 × 4,096") for label in labels), labels
+    assert any(label.startswith("Fastest: MI3") for label in labels), labels
+
+
+def test_the_chart_has_one_mark_per_configuration_and_its_numbers_as_a_table(client, launch_content):
+    document = page(client, "es", answer="training", size="70", method="full_adam", tokens="15000", cluster="512")
+    expected = expected_training(Decimal(70), Decimal(15000), 16, 6, Decimal("0.4"), 512)
+    configurations = sum(len([n for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512) if n >= fewest])
+                         for _name, _hours, fewest, _cost in expected)
+    figure = document.find("figure", class_="chart")
+    svg = figure.find("svg")
+    assert svg.find("title").squashed_text and svg.find("desc").squashed_text
+    assert len(svg.find("g", class_="chart-point").find_all("circle")) == configurations
+    data_rows = figure.find("table", class_="chart-data-table").rows()[1:]
+    assert len(data_rows) == configurations
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size, method, bytes_per_parameter, context_tokens, batch", [
+    ("70", "weights_8bit", 1, 8192, 16), ("8", "weights_16bit", 2, 4096, 1), ("405", "weights_4bit", Decimal("0.5"),
+                                                                               32768, 4),
+])
+def test_inference_rows_equal_an_independent_computation(client, launch_content, language, size, method,
+                                                         bytes_per_parameter, context_tokens, batch):
+    preset = {"70": ("llama-3-1-70b", 80), "8": ("llama-3-1-8b", 32), "405": ("llama-3-1-405b", 126)}[size]
+    weights = Decimal(size) * bytes_per_parameter
+    kv = Decimal(2 * preset[1] * 8 * 128 * context_tokens * 2) / 10**9
+    expected = []
+    for name, row in CSV_ROWS.items():
+        memory = Decimal(row["memory_gb"])
+        count = next((n for n in (1, 2, 4, 8) if weights + batch * kv <= n * memory * USABLE), None)
+        if count and row["bandwidth_gbs"]:
+            per_sequence = count * Decimal(row["bandwidth_gbs"]) / (weights + batch * kv)
+            aggregate = min(per_sequence * batch, count * Decimal(row["bf16_dense_tflops"]) * 10**12
+                            / (2 * Decimal(size) * 10**9))
+            expected.append((count * Decimal(row["price_usd_per_hour"]) / (aggregate * 3600) * 10**6, -aggregate, name))
+    expected.sort()
+    document = page(client, language, answer="inference", size=size, method=method, shape=preset[0],
+                    context=context_tokens, batch=batch)
+    rows = result_table(document)
+    priced = [row for row in rows if len(row.cells()) == 7]
+    assert [row_gpu(row) for row in priced] == [name for _cost, _speed, name in expected]
+    with translation.override(language):
+        for row, (cost, _speed, name) in zip(priced, expected, strict=True):
+            assert row.cells()[1].squashed_text == squash(format_usd_rate(cost)), name
+        assert marks(priced[0]) == [gettext("Cheapest")]
+        assert gettext("Best case: the memory-bound ceiling that real servers approach but do not exceed. Only "
+                       "configurations that hold the model and its KV cache are priced.") in document.squashed_text
+
+
+def test_an_inference_preset_gives_the_model_size(client, launch_content):
+    document = page(client, "en", answer="inference", shape="llama-3-1-8b", method="weights_16bit")
+    assert "Estimate for 8 billion parameters" in document.find("h2", id="results-heading").squashed_text
+
+
+@pytest.mark.parametrize("answer, heading", [
+    ("training", "Training time and cost"), ("inference", "Inference cost per million tokens"), ("", "Does it fit?"),
+])
+def test_tabs_are_links_with_the_current_one_marked(client, launch_content, answer, heading):
+    document = page(client, "en", **({"answer": answer} if answer else {}))
+    tabs = document.find("nav", class_="calculator-tabs").find_all("a")
+    assert [tab.squashed_text for tab in tabs if tab.attrs.get("aria-current") == "page"] == [heading]
+    form = document.find("form", class_="calculator-form")
+    assert form.attrs["method"] == "get"
+    assert document.find("section", class_="calculator-results") is None
+    hidden = form.find("input", type="hidden", name="answer")
+    assert (hidden.attrs["value"] if hidden else "") == answer
+
+
+def test_the_assumptions_list_every_formula_and_number(client, launch_content):
+    training = page(client, "en", answer="training").find("section", class_="assumptions").squashed_text
+    for words in ("6 × parameters × tokens", "4 × parameters × tokens", "20 per parameter", "40%", "5%", "80%",
+                  "÷ 3,600", "dense BF16 TFLOPS × 10¹² × utilization", "linear scaling", "QLoRA also dequantizes"):
+        assert words in training, words
+    inference = page(client, "en", answer="inference").find("section", class_="assumptions").squashed_text
+    for words in ("weights + batch size × KV cache per sequence", "memory bandwidth ÷ memory read per step",
+                  "n × the bandwidth of one", "× 3,600) × 1,000,000", "(2 × parameters)", "1, 2, 4, 8",
+                  "do not exceed them"):
+        assert words in inference, words
+
+
+def test_results_are_shareable_links_in_every_language(client, launch_content):
+    params = {"answer": "training", "size": "70", "method": "lora_16bit", "tokens": "100", "mfu": "35",
+              "cluster": "64"}
+    url = calculator_url("de", **params)
+    document = parse(client.get(url).content)
+    assert document.find("link", rel="canonical").attrs["href"].endswith(url)
+    links = {a.attrs["hreflang"]: a.attrs["href"]
+             for a in document.find(class_="language-switcher").find_all("a")}
+    assert links["es"] == calculator_url("es", **params)
+    assert parse(client.get(links["es"]).content).find("section", class_="estimate-results") is not None
+
+
+def test_every_input_keys_the_page_cache(client, launch_content, settings):
+    settings.PAGE_CACHE_ENABLED = True
+    base = {"answer": "training", "size": "70", "method": "full_adam", "tokens": "100", "cluster": "64"}
+    first = client.get(calculator_url("en", **base)).content
+    second = client.get(calculator_url("en", **{**base, "mfu": "20"})).content
+    assert first != second
+    inference = {"answer": "inference", "size": "8", "method": "weights_16bit", "batch": "1"}
+    assert client.get(calculator_url("en", **inference)).content != client.get(
+        calculator_url("en", **{**inference, "batch": "2"})).content
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("params, field, message", [
+    ({"method": "full_adam"}, "size", "Enter the model size, or choose a preset model."),
+    ({"size": "abc", "method": "full_adam"}, "size", "Enter the model size as a number, for example 7 or 70."),
+    ({"size": "0", "method": "full_adam"}, "size", None),
+    ({"size": "-70", "method": "full_adam"}, "size", None),
+    ({"size": "1e9", "method": "full_adam"}, "size", None),
+    ({"size": "7.12345", "method": "full_adam"}, "size", "Enter at most three decimals."),
+    ({"size": "7", "method": "weights_16bit"}, "method", "Choose one of the methods listed."),
+    ({"size": "7"}, "method", "Choose a method."),
+    ({"size": "7", "method": "full_adam", "tokens": "NaN"}, "tokens",
+     "Enter the training tokens as a number of billions, such as 2000."),
+    ({"size": "7", "method": "full_adam", "tokens": "0"}, "tokens", None),
+    ({"size": "7", "method": "full_adam", "tokens": "9" * 400}, "tokens", None),
+    ({"size": "7", "method": "full_adam", "mfu": "4.9"}, "mfu", None),
+    ({"size": "7", "method": "full_adam", "mfu": "81"}, "mfu", None),
+    ({"size": "7", "method": "full_adam", "mfu": "Infinity"}, "mfu",
+     "Enter the utilization as a percentage, such as 40."),
+    ({"size": "7", "method": "full_adam", "cluster": "100"}, "cluster", "Choose a cluster size from the list."),
+    ({"method": "full_adam", "preset": "gpt-9"}, "preset", "Choose a model from the list."),
+])
+def test_bad_training_input_gets_a_localized_message(client, model_presets, language, params, field, message):
+    document = page(client, language, answer="training", **params)
+    errors = document.by_id(f"id_{field}_error")
+    assert errors is not None, params
+    with translation.override(language):
+        if message is None:  # a range, with its limits in the language's digits
+            expected = {
+                "size": gettext("Enter a model size above %(min)s and at most %(max)s billion parameters."),
+                "tokens": gettext("Enter the training tokens above %(min)s and at most %(max)s billion."),
+                "mfu": gettext("Enter a utilization from %(min)s to %(max)s."),
+            }[field]
+            pattern = re.escape(expected).replace(re.escape("%(min)s"), r"\d+\s?%?").replace(
+                re.escape("%(max)s"), r"[\d.,]+\s?%?")
+            assert re.fullmatch(pattern, errors.squashed_text), errors.squashed_text
+        else:
+            assert errors.squashed_text == gettext(message)
+    assert document.find("section", class_="calculator-results") is None
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+@pytest.mark.parametrize("params, field, message", [
+    ({"method": "weights_16bit"}, "size", "Enter the model size, or choose a preset model shape."),
+    ({"size": "7", "method": "full_adam"}, "method", "Choose one of the methods listed."),
+    ({"size": "7", "method": "weights_16bit", "batch": "0"}, "batch", None),
+    ({"size": "7", "method": "weights_16bit", "context": "9" * 50}, "context", None),
+])
+def test_bad_inference_input_gets_a_localized_message(client, model_presets, language, params, field, message):
+    document = page(client, language, answer="inference", **params)
+    errors = document.by_id(f"id_{field}_error")
+    assert errors is not None, params
+    if message is not None:
+        with translation.override(language):
+            assert errors.squashed_text == gettext(message)
+    assert document.find("section", class_="calculator-results") is None
+
+
+@pytest.fixture
+def model_presets(db):
+    """The calculator's presets alone: enough for the forms."""
+    load_model_presets()
+
+
+@pytest.mark.parametrize("query", [
+    "answer=training&size=%00&method=full_adam", "answer=training&size=7&size=8&method=full_adam&tokens=1&tokens=2",
+    "answer=training&size=10000&method=full_adam&tokens=1000000&mfu=5&cluster=16384",
+    "answer=training&size=0.001&method=full_adam&tokens=0.001&mfu=80&cluster=16384",
+    "answer=inference&size=10000&method=weights_16bit&context=1048576&batch=1024",
+    "answer=inference&size=0.001&method=weights_4bit&shape=custom&layers=1&kv_heads=1&head_dim=1&context=1&batch=1",
+    "answer=training&mfu=٤٠&size=7&method=full_adam", "answer=nothing&size=7&method=full_adam",
+    "answer=training&answer=inference&size=7&method=full_adam", "answer=inference&shape=custom&size=7",
+])
+def test_odd_and_extreme_queries_never_fail(client, launch_content, query):
+    response = client.get(calculator_url("en") + "?" + query)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("params", [
+    {"answer": "training", "size": "70", "method": "full_adam", "tokens": "15000", "cluster": "4096"},
+    {"answer": "inference", "size": "70", "method": "weights_8bit", "batch": "16"},
+    {"answer": "training", "size": "x", "method": "full_adam"},
+])
+def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, params):
+    url = calculator_url("de", **params)
+    before = page_queries(client, url)
+    add_test_gpus(100)
+    assert page_queries(client, url) == before
+    assert before <= 6, before
