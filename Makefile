@@ -9,6 +9,7 @@ PORT ?= 8000
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
 run: install messages db-ready
+	export SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)}; \
 	$(PY) manage.py send_outbox --loop & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
