@@ -65,18 +65,6 @@ class PriceAlertView(PublicFormView):
         price_alerts.subscribe(email=form.cleaned_data["email"], gpu=self.gpu, target=form.cleaned_data["target"],
                                language=get_language(), consent=consent)
 
-    def form_valid(self, form):
-        try:
-            return super().form_valid(form)
-        except price_alerts.TooManyAlerts:
-            limit = price_alerts.limit()
-            form.add_error("email", ngettext(
-                "This address already has %(count)d price alert, the most one address can have. Delete it "
-                "with the link in its emails, then try again.",
-                "This address already has %(count)d price alerts, the most one address can have. Delete one "
-                "with the link in its emails, then try again.", limit,
-            ) % {"count": limit})
-            return self.form_invalid(form)
 
 
 price_alert = PriceAlertView.as_view()

@@ -69,6 +69,21 @@ def queue_alert_confirmation(alert, target):
     )
 
 
+def queue_alert_limit_reached(*, email, gpu, target, language, held):
+    """The answer to a request for one alert more than an address may hold (``held``, its alerts): nothing was
+    stored; each alert's delete link makes room."""
+    with translation.override(language):
+        body = render_to_string("signups/email/price_alert_limit.txt", {
+            "gpu": gpu.name,
+            "target": format_usd(target),
+            "count": len(held),
+            "alerts": [(alert.gpu.name, format_usd(alert.target_usd_per_hour), alert_delete_url(alert))
+                       for alert in held],
+        })
+        subject = gettext("Your EverXCloud price alert for the %(gpu)s was not set") % {"gpu": gpu.name}
+    return outbox.queue(recipient=email, subject=subject, body=body, language=language)
+
+
 def price_alert_mail(alert, gpu, price):
     """The alert itself, unsaved (``outbox.queue_all`` stores many at once): the GPU's new best price, its
     page and the link that deletes the alert."""

@@ -32,10 +32,6 @@ RESEND_CONFIRMATION_AFTER = timedelta(minutes=15)
 BATCH = 500
 
 
-class TooManyAlerts(Exception):
-    """The address holds as many alerts as it may."""
-
-
 @dataclass(frozen=True)
 class PriceChangeOutcome:
     checked: int  # confirmed alerts of the changed GPUs the database narrowed them to, each then compared
@@ -55,15 +51,19 @@ def limit():
 @transaction.atomic
 def subscribe(*, email, gpu, target, language, consent, now=None):
     """Record the wish for an alert on ``gpu`` at ``target`` USD per GPU-hour and queue its confirmation
-    mail; TooManyAlerts when it would be one alert too many for the address.
+    mail. When it would be one alert too many for the address, nothing is stored and the mail says so, with the
+    address's alerts and their delete links: the page answers the same either way, so it tells nobody what an
+    address holds.
 
     ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language, the
     form's page)."""
     now = now or timezone.now()
     alert = alerts_of(email).select_for_update().filter(gpu=gpu).first()
     if alert is None:
-        if alerts_of(email).count() >= limit():
-            raise TooManyAlerts
+        held = list(alerts_of(email).select_related("gpu").order_by("gpu__name"))
+        if len(held) >= limit():
+            mails.queue_alert_limit_reached(email=email, gpu=gpu, target=target, language=language, held=held)
+            return None
         try:
             with transaction.atomic():
                 alert = PriceAlert.objects.create(
