@@ -1,7 +1,5 @@
 """In real Chromium: from a GPU's page, its price alert panel (a GET form) leads to the alert form with the
 typed target; the form and its errors pass axe-core on a phone and a desktop, light and dark."""
-from pathlib import Path
-
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
@@ -11,18 +9,9 @@ from signups.amounts import amount_text
 from signups.models import PriceAlert
 
 from ..localized_urls import url_in
+from ..page_judges import AXE, VIEWPORTS, axe_violations
 
 pytestmark = pytest.mark.browser
-AXE = Path(__file__).resolve().parent.parent.parent / "node_modules" / "axe-core" / "axe.min.js"
-VIEWPORTS = {"phone": {"width": 375, "height": 800}, "desktop": {"width": 1280, "height": 900}}
-
-
-def axe_violations(page):
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
-    )
 
 
 def test_from_the_gpu_page_to_the_thank_you_page_in_german(live_server, live_launch_content, page):

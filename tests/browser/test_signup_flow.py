@@ -1,7 +1,6 @@
 """In real Chromium, in Spanish: from the home page's call to action to the signup form, then the link from
 the confirmation mail (sent by the mail worker) and its button; the forms pass axe-core, with and without
 errors shown."""
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -12,10 +11,10 @@ from signups.models import Signup
 from workloads.models import Workload
 
 from ..localized_urls import url_in
+from ..page_judges import AXE, axe_violations
 from ..signup_helpers import CONFIRM_LINK, run_mail_worker
 
 pytestmark = pytest.mark.browser
-AXE = Path(__file__).resolve().parent.parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture
@@ -68,14 +67,6 @@ def test_sign_up_in_spanish_and_confirm_with_the_link_from_the_mail(
     assert (signup.email, signup.currency, signup.language) == ("lucia@example.com", "EUR", "es")
     assert signup.workload == training
     assert (signup.consent_language, signup.source_path) == ("es", "/es/")
-
-
-def axe_violations(page):
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
-    )
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by `make test` (npm ci)")

@@ -1,12 +1,8 @@
-from pathlib import Path
-
 import pytest
 
+from ..page_judges import NODE_MODULES  # noqa: F401 (the quality tests import it from here)
 from ..servers import collect_static, gunicorn_server
 from ..sitemap import assert_sitemap_is_complete, sitemap_paths  # noqa: F401 (the quality tests import them from here)
-
-PROJECT_DIR = Path(__file__).resolve().parent.parent.parent
-NODE_MODULES = PROJECT_DIR / "node_modules"
 
 
 @pytest.fixture(scope="session")

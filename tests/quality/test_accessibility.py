@@ -4,11 +4,10 @@ import pytest
 
 from workloads.models import Workload
 
-from .conftest import NODE_MODULES, assert_sitemap_is_complete, sitemap_paths
+from ..page_judges import VIEWPORTS, axe_problems, axe_violations
+from .conftest import assert_sitemap_is_complete, sitemap_paths
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
-AXE = NODE_MODULES / "axe-core" / "axe.min.js"
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 800}}
 COLOR_SCHEMES = ["light", "dark"]
 
 
@@ -28,13 +27,8 @@ def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser,
             if response.status != 200:
                 problems.append(f"{path}: status {response.status}")
                 continue
-            page.add_script_tag(path=str(AXE))
-            violations = page.evaluate(
-                "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-                ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
-            )
             checked += 1
-            problems += [f"{path}: {v['id']} ({v['impact']}) at {v['nodes']}" for v in violations]
+            problems += axe_problems(path, axe_violations(page))
             language = path.split("/")[1]
             if language not in headers_opened:
                 # The header's menus are closed <details>, which axe skips: once per language, open them

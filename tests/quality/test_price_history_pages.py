@@ -1,8 +1,6 @@
 """The pages price history adds to, with a history to draw (the launch content has one price per GPU, so the
 sitemap-wide gates see no chart): a GPU page's step chart, with a withdrawn offer and many steps, and the
 catalogue sorted by the 7-day change. axe in light and dark on a phone and a desktop, and the Nu HTML Checker."""
-import json
-import subprocess
 from datetime import timedelta
 from decimal import Decimal
 
@@ -13,12 +11,9 @@ from catalog.models import GPU, PricePoint
 from core.content_version import content_changed
 
 from ..localized_urls import url_in
-from .conftest import NODE_MODULES
+from ..page_judges import VIEWPORTS, axe_problems, axe_violations, vnu_errors
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
-AXE = NODE_MODULES / "axe-core" / "axe.min.js"
-VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 800}}
 
 
 def with_history():
@@ -53,12 +48,7 @@ def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch
             assert page.goto(live_server.url + path).status == 200, path
             # The chart's data is in a closed <details>, which axe skips: open it.
             page.evaluate("() => document.querySelectorAll('details.chart-data').forEach(d => d.open = true)")
-            page.add_script_tag(path=str(AXE))
-            violations = page.evaluate(
-                "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-                ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
-            )
-            problems += [f"{path}: {v['id']} ({v['impact']}) at {v['nodes']}" for v in violations]
+            problems += axe_problems(path, axe_violations(page))
             charts += page.evaluate("() => document.querySelectorAll('.chart-price-history svg').length")
     finally:
         context.close()
@@ -67,16 +57,10 @@ def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch
 
 
 def test_pages_with_a_price_history_are_valid_html(client, live_launch_content, tmp_path):
-    paths = with_history()
-    for number, path in enumerate(paths):
+    bodies = {}
+    for path in with_history():
         response = client.get(path)
         assert response.status_code == 200, path
-        body = response.content.decode()
-        assert ("chart-step-line" in body) == ("sort=" not in path)
-        (tmp_path / f"page-{number}.html").write_text(body, encoding="utf-8")
-    result = subprocess.run(
-        ["java", "-jar", str(VNU), "--errors-only", "--format", "json", *map(str, sorted(tmp_path.glob("*.html")))],
-        check=False, capture_output=True, text=True, timeout=300,
-    )
-    messages = json.loads(result.stderr or result.stdout)["messages"]
-    assert [f"{m.get('url')}: {m.get('message')} «{m.get('extract', '')}»" for m in messages] == []
+        bodies[path] = response.content.decode()
+        assert ("chart-step-line" in bodies[path]) == ("sort=" not in path)
+    assert vnu_errors(bodies, tmp_path, timeout=300) == []
