@@ -30,9 +30,19 @@ REGIONAL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 MINIMUM_GROUPING_DIGITS = {"es": 2}
 
 
+def active_language():
+    return (get_language() or "en").split("-")[0]
+
+
 def babel_locale(language=None):
-    language = (language or get_language() or "en").split("-")[0]
+    language = (language or active_language()).split("-")[0]
     return parsed_locale(REGIONAL_LOCALES.get(language, REGIONAL_LOCALES["en"]))
+
+
+def groups_thousands(value, language):
+    """Whether ``value`` is written with a thousands separator in ``language`` (CLDR's minimum grouping
+    digits: 6000 but 16.000 in Spanish, 6.000 in German)."""
+    return abs(value) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
 
 
 @cache
@@ -50,12 +60,10 @@ def number_pattern(pattern):
 def format_number(value, places=None):
     """A number in the active language's digits, at most three decimals (or exactly ``places``):
     6000 (es), 6.000 (pt, de), 6,000 (en)."""
-    if isinstance(value, Fraction):
-        value = Decimal(value.numerator) / Decimal(value.denominator)
-    value = Decimal(value)
-    language = (get_language() or "en").split("-")[0]
+    value = as_decimal(value)
+    language = active_language()
     locale = babel_locale(language)
-    grouped = abs(value) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    grouped = groups_thousands(value, language)
     if places is not None:
         return number_pattern(("#,##0." if grouped else "0.") + "0" * places).apply(value, locale)
     if not grouped:
@@ -77,11 +85,11 @@ def as_decimal(value):
 def format_usd(amount, places=2):
     """An amount in US dollars, rounded to ``places`` decimals: "2,88 US$", "US$ 2,88", "2,88 $", "$2.88"."""
     amount = as_decimal(amount)
-    language = (get_language() or "en").split("-")[0]
+    language = active_language()
     locale = babel_locale(language)
     # The locale's currency pattern with ``places`` decimals: "#,##0.00 ¤" becomes "#,##0.0000 ¤".
     pattern = locale.currency_formats["standard"].pattern.replace(".00", "." + "0" * places)
-    grouped = abs(amount) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    grouped = groups_thousands(amount, language)
     return number_pattern(pattern).apply(amount, locale, currency="USD", currency_digits=False,
                                          group_separator=grouped)
 
@@ -108,9 +116,9 @@ def format_signed_share(share, places=1):
 def format_signed_usd(amount, places=2):
     """A change of an amount in US dollars, signed: "-0,38 US$", "+US$ 0,38", "+$0.38"."""
     amount = as_decimal(amount)
-    language = (get_language() or "en").split("-")[0]
+    language = active_language()
     locale = babel_locale(language)
-    grouped = abs(amount) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    grouped = groups_thousands(amount, language)
     return number_pattern(signed_pattern(locale.currency_formats["standard"].pattern, places)).apply(
         amount, locale, currency="USD", currency_digits=False, group_separator=grouped)
 
@@ -224,8 +232,8 @@ def format_in_unit(value, unit):
     """A number with a CLDR unit's words in the active language, plural included: "1 hora", "1000 años"
     (Spanish groups from five digits), "10.000 Jahre"."""
     value = as_decimal(value)
-    language = (get_language() or "en").split("-")[0]
-    grouped = abs(value) >= 10 ** (3 + MINIMUM_GROUPING_DIGITS.get(language, 1) - 1)
+    language = active_language()
+    grouped = groups_thousands(value, language)
     pattern = "#,##0.#" if grouped else "0.#"
     return format_unit(value, unit, length="long", locale=babel_locale(language), format=pattern)
 
