@@ -120,11 +120,13 @@ def confirm(token, now=None):
 def notify(alerts, now):
     """Queue the mail of each (alert, GPU, new price) and let the alerts rest."""
     outbox.queue_all([mails.price_alert_mail(alert, gpu, price) for alert, gpu, price in alerts])
-    pks = [alert.pk for alert, _gpu, _price in alerts]
+    update_in_batches([alert.pk for alert, _gpu, _price in alerts], state=PriceAlert.State.RESTING,
+                      last_notified_at=now)
+
+
+def update_in_batches(pks, **values):
     for start in range(0, len(pks), BATCH):
-        PriceAlert.objects.filter(pk__in=pks[start:start + BATCH]).update(
-            state=PriceAlert.State.RESTING, last_notified_at=now,
-        )
+        PriceAlert.objects.filter(pk__in=pks[start:start + BATCH]).update(**values)
 
 
 @transaction.atomic
@@ -155,8 +157,7 @@ def apply_price_changes(changes, now=None):
             to_rearm.append(alert.pk)
     if to_notify:
         notify(to_notify, now)
-    for start in range(0, len(to_rearm), BATCH):
-        PriceAlert.objects.filter(pk__in=to_rearm[start:start + BATCH]).update(state=State.ACTIVE)
+    update_in_batches(to_rearm, state=State.ACTIVE)
     return PriceChangeOutcome(len(candidates), len(to_notify), len(to_rearm))
 
 

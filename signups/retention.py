@@ -37,25 +37,36 @@ def cutoff(now):
     return now - timedelta(days=settings.SIGNUP_UNCONFIRMED_RETENTION_DAYS)
 
 
-def lapsed_signups(now):
+def lapsed(unconfirmed, mail_link, now):
+    """The rows of ``unconfirmed`` (asked for before the cutoff) never confirmed, whose link no longer works and
+    whose confirmation mail is not still being tried (``mail_link``: the outbox's key to them)."""
     mail_on_its_way = OutboxEmail.objects.filter(
-        confirmation_for=OuterRef("pk"), sent_at__isnull=True, next_attempt_at__isnull=False,
+        **{mail_link: OuterRef("pk")}, sent_at__isnull=True, next_attempt_at__isnull=False,
     )
-    return Signup.objects.filter(
-        Q(confirmation_expires_at__isnull=True) | Q(confirmation_expires_at__lte=now),
-        confirmed_at__isnull=True, unsubscribed_at__isnull=True, signed_up_at__lt=cutoff(now),
+    return unconfirmed.filter(
+        Q(confirmation_expires_at__isnull=True) | Q(confirmation_expires_at__lte=now), confirmed_at__isnull=True,
     ).exclude(Exists(mail_on_its_way))
+
+
+def lapsed_signups(now):
+    return lapsed(Signup.objects.filter(unsubscribed_at__isnull=True, signed_up_at__lt=cutoff(now)),
+                  "confirmation_for", now)
 
 
 def lapsed_alerts(now):
     """Price alerts never confirmed, on the same terms as signups."""
-    mail_on_its_way = OutboxEmail.objects.filter(
-        alert_confirmation_for=OuterRef("pk"), sent_at__isnull=True, next_attempt_at__isnull=False,
-    )
-    return PriceAlert.objects.filter(
-        Q(confirmation_expires_at__isnull=True) | Q(confirmation_expires_at__lte=now),
-        confirmed_at__isnull=True, created_at__lt=cutoff(now),
-    ).exclude(Exists(mail_on_its_way))
+    return lapsed(PriceAlert.objects.filter(created_at__lt=cutoff(now)), "alert_confirmation_for", now)
+
+
+def purge(lapsed_rows, mail_link):
+    """Delete ``lapsed_rows``, their mails and the admin's history of them; returns (rows, mails) deleted. The
+    rows are locked, so a visitor confirming or asking again at this moment either waits and finds the row
+    gone, or holds it and keeps it (skipped here, and no longer lapsed after their change)."""
+    model = lapsed_rows.model
+    pks = list(lapsed_rows.select_for_update(skip_locked=True).values_list("pk", flat=True))
+    mails, _ = OutboxEmail.objects.filter(**{f"{mail_link}__in": pks}).delete()
+    _, deleted = delete_with_admin_history(model.objects.filter(pk__in=pks))
+    return deleted.get(model._meta.label, 0), mails
 
 
 @transaction.atomic
@@ -63,14 +74,7 @@ def purge_unconfirmed(now=None):
     """Delete the signups and price alerts never confirmed whose time is up, their mails and the admin's
     history of them, and the waiting requests as old; returns how many of each."""
     now = now or timezone.now()
-    # Locked, so a visitor confirming or signing up again at this moment either waits and finds the row
-    # gone, or holds it and keeps it (skipped here, and no longer lapsed after their change).
-    pks = list(lapsed_signups(now).select_for_update(skip_locked=True).values_list("pk", flat=True))
-    mails, _ = OutboxEmail.objects.filter(confirmation_for__in=pks).delete()
-    _, deleted = delete_with_admin_history(Signup.objects.filter(pk__in=pks))
+    signups, signup_mails = purge(lapsed_signups(now), "confirmation_for")
     requests, _ = WaitlistRequest.objects.filter(received_at__lt=cutoff(now)).delete()
-    alert_pks = list(lapsed_alerts(now).select_for_update(skip_locked=True).values_list("pk", flat=True))
-    alert_mails, _ = OutboxEmail.objects.filter(alert_confirmation_for__in=alert_pks).delete()
-    _, deleted_alerts = delete_with_admin_history(PriceAlert.objects.filter(pk__in=alert_pks))
-    return Purged(signups=deleted.get(Signup._meta.label, 0), mails=mails + alert_mails, requests=requests,
-                  alerts=deleted_alerts.get(PriceAlert._meta.label, 0))
+    alerts, alert_mails = purge(lapsed_alerts(now), "alert_confirmation_for")
+    return Purged(signups=signups, mails=signup_mails + alert_mails, requests=requests, alerts=alerts)
