@@ -6,7 +6,7 @@ and ``name``): no queries, no Django."""
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from . import estimates, sizing
+from . import calculator, estimates, sizing
 
 # Why a GPU has no estimate.
 NO_BF16 = "no_bf16"  # no published dense BF16 throughput: no training time
@@ -138,7 +138,8 @@ class InferenceEstimate:
 
 
 def inference_row(gpu, requirement, kv_per_sequence):
-    count = sizing.fewest_gpus(requirement.total_gb, gpu.memory_gb)
+    configuration = calculator.configuration(gpu, requirement.total_gb)
+    count = configuration.gpu_count
     if count is None:
         return InferenceRow(gpu, problem=TOO_SMALL)
     if gpu.bandwidth_gbs is None:
@@ -153,8 +154,7 @@ def inference_row(gpu, requirement, kv_per_sequence):
             count * sizing.exact(gpu.bf16_dense_tflops), requirement.model_billion_params)
         if ceiling < aggregate:
             aggregate, per_sequence, compute_bound = ceiling, ceiling / batch, True
-    price = gpu.price_usd_per_hour
-    hourly = count * sizing.exact(price) if price is not None else None
+    hourly = configuration.hourly_cost
     per_million = estimates.usd_per_million_tokens(hourly, aggregate) if hourly is not None else None
     return InferenceRow(gpu, count, bandwidth, per_sequence, aggregate, compute_bound, hourly, per_million)
 

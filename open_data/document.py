@@ -19,9 +19,8 @@ from core.pages import absolute_url
 
 SCHEMA_VERSION = "1.0"
 # The data's licence, the same in every language (the documentation page translates what it means).
-LICENCE = "CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); attribution: EverXCloud"
 LICENCE_URL = "https://creativecommons.org/licenses/by/4.0/"
-ATTRIBUTION = "EverXCloud"
+LICENCE = f"CC BY 4.0 ({LICENCE_URL}); attribution: EverXCloud"
 # The GPU counts the feed gives the largest model for.
 GPU_COUNTS = (1, 8)
 # The spec states, as the feed writes them.
