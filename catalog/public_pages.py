@@ -1,4 +1,4 @@
-"""This app's public pages: the catalogue, each GPU's page, the comparison and the calculator."""
+"""This app's public pages: the catalogue, each GPU's page and the comparison."""
 from core.pages import urls_by_language
 
 from .models import GPU
@@ -10,4 +10,3 @@ def catalog_pages():
     for gpu in GPU.objects.all():
         yield {code: gpu.get_absolute_url(code) for code in gpu.page_languages()}
     yield urls_by_language("catalog:compare")
-    yield urls_by_language("catalog:calculator")

@@ -12,6 +12,13 @@ from numbers import Rational
 # the framework and fragmentation.
 USABLE_MEMORY_SHARE = Fraction(4, 5)
 
+# Training FLOPs per parameter per token. Full training: the forward pass (2: a multiply and an add per
+# weight), the backward pass's gradients of the activations (2) and of the weights (2). LoRA and QLoRA freeze
+# the base: no weight gradients for it, so 2 + 2; the adapters' own FLOPs are under 1 % of the base's and
+# left out. QLoRA also dequantizes its 4-bit base on every pass, which adds time the FLOPs do not show.
+FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN = 6
+FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN = 4
+
 
 def exact(value):
     """Turn an int, Fraction, Decimal or decimal string into a Fraction without a float in between."""

@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from core.formatting import format_number
 
-from .estimates import FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN, FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN
+from .sizing import FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN, FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class SizingMethod:
     bytes_per_parameter: Fraction
     name: str  # lower case where the language allows: lists and headings capitalize it
     serves: bool  # inference: weights and a KV cache; otherwise training
-    # Training FLOPs per parameter and token (catalog.estimates says why); None for inference.
+    # Training FLOPs per parameter and token; None for inference.
     training_flops_per_parameter_token: int | None = None
 
 

@@ -9,5 +9,4 @@ urlpatterns = [
     path(_("gpus/"), views.gpu_list, name="gpu_list"),
     path(_("gpus/compare/"), views.compare, name="compare"),
     path(_("gpus/<slug:slug>/"), views.gpu_detail, name="gpu_detail"),
-    path(_("gpu-calculator/"), views.calculator, name="calculator"),
 ]

@@ -1,4 +1,4 @@
-"""The catalogue, a page per GPU, the comparison and the sizing calculator: public GET pages, cached whole,
+"""The catalogue, a page per GPU and the comparison: public GET pages, cached whole,
 each in a constant number of queries however many GPUs there are."""
 from urllib.parse import urlencode
 
@@ -15,27 +15,13 @@ from core.pages import page_context, urls_by_language, with_query
 
 from . import gpu_tables, sizing
 from .alternatives import nearest_alternatives
-from .calculator import configurations
 from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
 from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
-from .estimator_page import assumption_figures, inference_context, training_context
-from .forms import (
-    ANSWERS,
-    FITS,
-    INFERENCE,
-    TRAINING,
-    CalculatorForm,
-    CatalogueForm,
-    CompareForm,
-    InferenceForm,
-    TrainingForm,
-    answer_of,
-)
+from .forms import CatalogueForm, CompareForm
 from .gpu_price_chart import price_history_section
 from .gpu_ranking import gpu_ranking
-from .models import GPU, ModelPreset
+from .models import GPU
 from .price_history import HISTORY_DAYS, price_history
-from .sizing_methods import SIZING_METHODS, calculator_label, calculator_name
 from .specs import SPECS, spec_label, spec_text
 from .structured_data import gpu_product
 
@@ -161,66 +147,3 @@ def compare(request):
     )
     context.update(context_data)
     return render(request, "catalog/compare.html", context)
-
-
-# The calculator's answers: each one's form, and its page's title and description.
-CALCULATOR_FORMS = {FITS: CalculatorForm, TRAINING: TrainingForm, INFERENCE: InferenceForm}
-CALCULATOR_QUERY = {"answer"}.union(*(form.base_fields for form in CALCULATOR_FORMS.values()))
-
-
-def calculator_texts(answer):
-    if answer == TRAINING:
-        return (_("Training time and cost on every GPU"),
-                _("Enter a model, its training tokens and a method, from full training to QLoRA, and see for every "
-                  "GPU the GPU-hours, the wall-clock time on one GPU count or many, and the cost."))
-    if answer == INFERENCE:
-        return (_("Inference cost per million tokens on every GPU"),
-                _("Enter a model, its precision, the context length and the batch size, and see for every GPU the "
-                  "decode speed ceiling and the cost per million generated tokens."))
-    return (_("GPU sizing calculator: how many GPUs does your model need?"),
-            _("Enter a model size and a method, from full training to 4-bit inference, and see for every GPU whether "
-              "it fits, on how many GPUs, and what they cost per hour."))
-
-
-def calculator_result(answer, form, context):
-    """The answer to a valid form: the estimator's for training and inference, the sizing answer otherwise."""
-    gpus = list(GPU.objects.all())
-    if answer == TRAINING:
-        return training_context(form, gpus)
-    if answer == INFERENCE:
-        return inference_context(form, gpus)
-    requirement = form.requirement()
-    return {
-        "requirement": requirement,
-        "method_name": calculator_name(requirement.method),
-        "configurations": configurations(gpus, requirement.total_gb),
-        "bytes_per_parameter": requirement.method.bytes_per_parameter,
-        "largest_gpu_count": context["largest_gpu_count"],
-        "kv_bytes": context["kv_bytes"],
-    }
-
-
-@cached_page(query=CALCULATOR_QUERY)
-def calculator(request):
-    presets = list(ModelPreset.objects.all())
-    answer = answer_of(request.GET)
-    form_class = CALCULATOR_FORMS[answer]
-    submitted = any(name in request.GET for name in form_class.base_fields)
-    form = form_class(request.GET if submitted else None, presets=presets)
-    query = ([] if answer == FITS else [("answer", answer)]) + (form.query_pairs() if submitted else [])
-    title, description = calculator_texts(answer)
-    context = page_context(request, query_paths("catalog:calculator", query), title=title, description=description)
-    context.update({
-        "form": form,
-        "answer": answer,
-        "answers": ANSWERS,
-        "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
-        "gpu_counts_text": get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or")),
-        "largest_gpu_count": max(sizing.CALCULATOR_GPU_COUNTS),
-        "methods": [calculator_label(method) for method in SIZING_METHODS],
-        "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
-        "figures": assumption_figures(),
-    })
-    if form.is_valid():
-        context["result"] = calculator_result(answer, form, context)
-    return render(request, "catalog/calculator.html", context)

@@ -24,6 +24,7 @@ urlpatterns += i18n_patterns(
     path("", home, name="home"),
     path("", include("catalog.urls")),
     path("", include("open_data.urls")),
+    path("", include("estimator.urls")),
     path("", include("signups.urls")),
     # Workload slugs are translated model fields, so this pattern comes last.
     path("<slug:slug>/", workload_views.workload_detail, name="workload"),

@@ -35,7 +35,7 @@ def model_presets(db):
 
 
 def calculator_url(language, **params):
-    return url_in(language, "catalog:calculator", params)
+    return url_in(language, "estimator:calculator", params)
 
 
 def expected_configurations(required):

@@ -315,10 +315,10 @@ def test_the_cheapest_gpu_has_no_cheaper_alternative_and_the_largest_no_more_mem
 
 def new_pages(language):
     return [url_in(language, "catalog:gpu_list"), url_in(language, "catalog:compare"),
-            url_in(language, "catalog:calculator"),
+            url_in(language, "estimator:calculator"),
             *(url_in(language, "catalog:gpu_detail", slug=slug) for slug in CSV),
             url_in(language, "catalog:compare", [("gpu", "a100-sxm"), ("gpu", "h100-sxm")]),
-            url_in(language, "catalog:calculator", {"size": "7", "method": "full_adam"})]
+            url_in(language, "estimator:calculator", {"size": "7", "method": "full_adam"})]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -338,7 +338,7 @@ def test_one_h1_a_title_and_a_description_in_the_pages_language(client, launch_c
         titles = {
             url_in(language, "catalog:gpu_list"): gettext("All GPU models: specs and prices"),
             url_in(language, "catalog:compare"): gettext("Compare GPUs"),
-            url_in(language, "catalog:calculator"):
+            url_in(language, "estimator:calculator"):
                 gettext("GPU sizing calculator: how many GPUs does your model need?"),
         }
     for address, title in titles.items():
@@ -350,7 +350,7 @@ def test_the_sitemap_lists_every_new_page_in_every_language(client, launch_conte
     locations = {urlsplit(loc).path for loc in re.findall(r"<loc>([^<]+)</loc>", body)}
     for language in LANGUAGES:
         expected = {url_in(language, "catalog:gpu_list"), url_in(language, "catalog:compare"),
-                    url_in(language, "catalog:calculator")}
+                    url_in(language, "estimator:calculator")}
         expected |= {url_in(language, "catalog:gpu_detail", slug=slug) for slug in CSV}
         assert expected <= locations, expected - locations
 
@@ -360,9 +360,9 @@ def test_the_header_links_the_catalogue_and_the_calculator(client, launch_conten
     document = fetch(client, url_in(language, "home"))
     header_links = [a.attrs["href"] for a in document.find("header").find_all("a")]
     assert url_in(language, "catalog:gpu_list") in header_links
-    assert url_in(language, "catalog:calculator") in header_links
-    current = fetch(client, url_in(language, "catalog:calculator")).find("header").find("a", aria_current="page")
-    assert current.attrs["href"] == url_in(language, "catalog:calculator")
+    assert url_in(language, "estimator:calculator") in header_links
+    current = fetch(client, url_in(language, "estimator:calculator")).find("header").find("a", aria_current="page")
+    assert current.attrs["href"] == url_in(language, "estimator:calculator")
 
 
 def test_the_workload_pages_link_all_gpu_models_in_their_language(client, launch_content):

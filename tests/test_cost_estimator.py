@@ -28,7 +28,7 @@ def squash(text):
 
 
 def calculator_url(language, **params):
-    return url_in(language, "catalog:calculator", params)
+    return url_in(language, "estimator:calculator", params)
 
 
 def page(client, language, **params):

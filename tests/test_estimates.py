@@ -16,15 +16,16 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from catalog import cost_chart as cost_chart_module
-from catalog import estimates, sizing
-from catalog.calculator import KVCacheShape, memory_requirement
-from catalog.cost_chart import cost_chart
-from catalog.estimator import NO_BANDWIDTH, NO_BF16, TOO_SMALL, inference_estimate, training_estimate
-from catalog.forms import MAX_BILLION_TOKENS, MAX_MODEL_BILLION_PARAMS, WHOLE_NUMBER_RANGES
+from catalog import sizing
 from catalog.loading import read_gpus
 from catalog.sizing_methods import SIZING_METHODS, sizing_method
 from core.formatting import format_duration, format_gpu_hours, format_usd_estimate, format_usd_rate
+from estimator import cost_chart as cost_chart_module
+from estimator import formulas as estimates
+from estimator.cost_chart import cost_chart
+from estimator.estimates import NO_BANDWIDTH, NO_BF16, TOO_SMALL, inference_estimate, training_estimate
+from estimator.fit import KVCacheShape, memory_requirement
+from estimator.forms import MAX_BILLION_TOKENS, MAX_MODEL_BILLION_PARAMS, WHOLE_NUMBER_RANGES
 
 PUBLISHED = tomllib.loads((Path(__file__).parent / "data" / "published_figures.toml").read_text(encoding="utf-8"))
 GPUS = {slug: SimpleNamespace(slug=slug, **values) for slug, values in read_gpus().items()}

@@ -69,7 +69,7 @@ def test_every_gpu_in_the_calculator_results_links_to_its_page(launch_content, c
     gpus = list(GPU.objects.all())
     problems = []
     for language in languages():
-        path = f"{url_in(language, 'catalog:calculator')}?{CALCULATOR_QUERY}"
+        path = f"{url_in(language, 'estimator:calculator')}?{CALCULATOR_QUERY}"
         results = fetch(client, path).find("section", class_="calculator-results")
         assert results is not None, path
         named = set()

@@ -11,7 +11,7 @@ import pytest
 PROJECT = Path(__file__).resolve().parent.parent
 # Lowest first: infrastructure, GPUs and sizing, the open data feed, workload pages, forms, and the
 # composition on top.
-LAYERS = ("core", "catalog", "open_data", "workloads", "signups", "storefront")
+LAYERS = ("core", "catalog", "open_data", "estimator", "workloads", "signups", "storefront")
 
 
 def imported_modules(source):

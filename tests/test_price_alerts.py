@@ -562,7 +562,7 @@ def test_a_gpu_without_a_live_offer_takes_alerts_that_mail_once_an_offer_reaches
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_each_priced_row_of_the_calculator_links_to_the_gpus_alert(client, launch_content, language):
     GPU.objects.filter(slug="a100-pcie").update(price_usd_per_hour=None)  # no live offer: no alert link
-    body = client.get(url_in(language, "catalog:calculator", {"size": "70", "method": "full_adam"})).content
+    body = client.get(url_in(language, "estimator:calculator", {"size": "70", "method": "full_adam"})).content
     links = {link.attrs["href"] for link in parse(body).find_all("a", "row-alert-link")}
     priced = GPU.objects.exclude(price_usd_per_hour=None)
     assert 1 < priced.count() < GPU.objects.count()

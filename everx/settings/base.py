@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "core",
     "catalog",
     "open_data",
+    "estimator",
     "workloads",
     "signups",
     "storefront",

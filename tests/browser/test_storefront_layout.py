@@ -90,7 +90,7 @@ def test_every_table_shows_all_its_columns_on_a_desktop(live_server, live_launch
     every language: no table is wider than its scroll box and the page does not scroll sideways."""
     paths = workload_paths()
     for code in languages():
-        paths += [url_in(code, "catalog:gpu_list"), url_in(code, "catalog:calculator", CALCULATOR_QUERY),
+        paths += [url_in(code, "catalog:gpu_list"), url_in(code, "estimator:calculator", CALCULATOR_QUERY),
                   url_in(code, "catalog:compare", COMPARE_QUERY)]
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()

@@ -26,7 +26,7 @@ QUERIES = [
 
 
 def estimator_paths(languages=LANGUAGES):
-    return [url_in(language, "catalog:calculator", query) for language in languages for query in QUERIES]
+    return [url_in(language, "estimator:calculator", query) for language in languages for query in QUERIES]
 
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])

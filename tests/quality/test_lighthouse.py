@@ -71,7 +71,7 @@ def best_of(runs, url, output_dir, name, runtime_errors_allowed=2):
 def test_lighthouse_scores_100_on_every_kind_of_page(production_server, tmp_path):
     gpu = GPU.objects.get(slug="h100-sxm")
     # A 70-billion-parameter model, full training: the results table of every GPU.
-    calculator = url_in("en", "catalog:calculator", {"size": "70", "method": "full_adam"})
+    calculator = url_in("en", "estimator:calculator", {"size": "70", "method": "full_adam"})
     pages = {
         "workload": Workload.objects.get(key="llm-training").get_absolute_url("es"),
         "home": "/de/",
@@ -79,9 +79,9 @@ def test_lighthouse_scores_100_on_every_kind_of_page(production_server, tmp_path
         "price alert": url_in("de", "signups:price_alert", slug=gpu.slug),
         "calculator": calculator,
         # The cost estimator's two answers, each with its chart and every GPU's row.
-        "training": url_in("de", "catalog:calculator", {"answer": "training", "size": "70", "method": "full_adam",
+        "training": url_in("de", "estimator:calculator", {"answer": "training", "size": "70", "method": "full_adam",
                                                         "tokens": "15000", "cluster": "4096"}),
-        "inference": url_in("es", "catalog:calculator", {"answer": "inference", "size": "70",
+        "inference": url_in("es", "estimator:calculator", {"answer": "inference", "size": "70",
                                                          "method": "weights_8bit", "batch": "16"}),
     }
     scores, failing = {}, []

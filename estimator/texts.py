@@ -7,6 +7,9 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from catalog import sizing
+from catalog.scatter_chart import NICE_DIGITS
+from catalog.specs import spec_text
 from core.formatting import (
     as_decimal,
     format_duration,
@@ -21,11 +24,9 @@ from core.formatting import (
     rounded,
 )
 
-from . import estimates, sizing
+from . import formulas as estimates
 from .cost_chart import cost_chart
-from .estimator import NO_BANDWIDTH, NO_BF16, TOO_SMALL, inference_estimate
-from .scatter_chart import NICE_DIGITS
-from .specs import spec_text
+from .estimates import NO_BANDWIDTH, NO_BF16, TOO_SMALL, inference_estimate
 
 HOURS_PER_YEAR = 365 * 24
 # Ticks of the time axis, in hours: units a reader pictures, then years by powers of ten.

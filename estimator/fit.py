@@ -5,7 +5,7 @@ anything with ``bytes_per_parameter`` and ``serves`` (a ``catalog.sizing_methods
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import sizing
+from catalog import sizing
 
 
 @dataclass(frozen=True)

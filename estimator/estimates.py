@@ -6,7 +6,10 @@ and ``name``): no queries, no Django."""
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from . import calculator, estimates, sizing
+from catalog import sizing
+
+from . import fit as calculator
+from . import formulas as estimates
 
 # Why a GPU has no estimate.
 NO_BF16 = "no_bf16"  # no published dense BF16 throughput: no training time

@@ -8,20 +8,13 @@ memory in GB, prices in US dollars per GPU-hour, times in hours.
 """
 from fractions import Fraction
 
-from .sizing import exact
+from catalog.sizing import FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN, FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN, exact  # noqa: F401
 
 SECONDS_PER_HOUR = 3600
 FLOPS_PER_TFLOP = 10**12
 PARAMETERS_PER_BILLION = 10**9
 TOKENS_PER_MILLION = 10**6
 
-# Training FLOPs per parameter per token. Full training: the forward pass (2: a multiply and an add per
-# weight), the backward pass's gradients of the activations (2) and of the weights (2). LoRA and QLoRA freeze
-# the base: no weight gradients for it, so 2 + 2; the adapters' own FLOPs are under 1 % of the base's and
-# left out. QLoRA also dequantizes its 4-bit base on every pass, which adds time the FLOPs do not show.
-# catalog.sizing_methods gives each training method its factor.
-FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN = 6
-FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN = 4
 # Chinchilla (Hoffmann et al., 2022): about 20 training tokens per parameter is compute-optimal.
 COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER = 20
 

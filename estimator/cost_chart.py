@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .chart_text import (
+from catalog.chart_text import (
     ASCENT_UNITS,
     DESCENT_UNITS,
     FONT_SIZE,
@@ -20,7 +20,7 @@ from .chart_text import (
     text_width,
     wrap,
 )
-from .scatter_chart import (
+from catalog.scatter_chart import (
     POINT_RADIUS,
     TICK_GAP,
     TICK_LABEL_GAP,
@@ -34,7 +34,7 @@ from .scatter_chart import (
     label_options,
     mark_box,
 )
-from .sizing import exact
+from catalog.sizing import exact
 
 PLOT_HEIGHT = 320
 MIN_PLOT_WIDTH = WIDTH // 2
