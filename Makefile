@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test test-fast lint serve bench-pages bench-import bench-history bench-signups install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -36,7 +36,8 @@ lint: install-test
 # The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
 # secret is made once in .secret_key; HTTPS is expected from a proxy, or give TLS_CERTFILE/TLS_KEYFILE.
 # SITE_URL (the origin of absolute URLs) defaults to this server's own address. The mail worker (the only
-# sender of mail) runs beside gunicorn and is stopped with it.
+# sender of mail) runs beside gunicorn and is stopped with it. It refuses to start while the operator record
+# is incomplete: fill it with OPERATOR_RECORD_FILE=FILE (company/operator-record.example.toml).
 serve: install messages
 	@test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
@@ -51,14 +52,23 @@ serve: install messages
 bench-pages: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/page_speed.py
 
+bench-lighthouse: install-test messages node_modules/.installed
+	scripts/with-throwaway-postgres.sh $(PY) bench/lighthouse_scores.py
+
 bench-import: install-test
 	scripts/with-throwaway-postgres.sh $(PY) bench/price_import.py
 
 bench-history: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/gpu_page_history.py
 
+bench-history-feed: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/price_history_feed.py
+
 bench-signups: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/signup_concurrency.py
+
+bench-flood: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/cache_flood.py
 
 install: $(VENV)/.installed-run
 

@@ -1,10 +1,15 @@
 """How long an import of 1,000 price rows takes (validation, one transaction, the content version bump), and
 the same with 10,000 confirmed price alerts on those GPUs, some of which the new prices reach (mails queued in
-the import's transaction).
+the import's transaction); then the peak memory (RSS) of the import command's process reading a generated
+100 MB CSV file (every row after the first per GPU is refused as a repeat: the whole file is read and checked).
 
 Run: make bench-import"""
 import io
+import os
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -27,6 +32,7 @@ from signups.models import OutboxEmail, PriceAlert  # noqa: E402
 
 ROWS = 1000
 ALERTS = 10_000
+LARGE_FILE_BYTES = 100 * 1024 * 1024
 
 
 def main():
@@ -46,6 +52,7 @@ def main():
         print(f"run {run}: {ROWS} rows in {elapsed * 1000:.0f} ms; applied={report.applied}, "
               f"{len(report.changes)} changed, {len(report.unchanged)} unchanged, {len(report.refused)} refused")
     import_with_alerts(slugs, now)
+    large_file_memory(slugs, now)
 
 
 def price_file(slugs, cents, now):
@@ -82,5 +89,38 @@ def import_with_alerts(slugs, now):
               f"{rearmed} alerts active again")
 
 
+def large_file_memory(slugs, now):
+    """A 100 MB price file imported by the command in a process of its own, which reports its peak RSS."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "large.csv")
+        with open(path, "w") as large:
+            large.write("gpu,usd_per_hour,time\n")
+            block = "".join(f"{slug},1.{n % 100:02},{now}\n" for n, slug in enumerate(slugs))
+            while large.tell() < LARGE_FILE_BYTES:
+                large.write(block)
+        size = os.path.getsize(path)
+        output = subprocess.run([sys.executable, __file__, "--memory", path], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        print(f"import of a {size / 2**20:.0f} MB CSV file: {output}")
+
+
+def import_memory(path):
+    """In the child process: the RSS after Django's set-up, then the import, then the peak RSS."""
+    GPU.objects.count()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    started = time.perf_counter()
+    with open(path, "rb") as price_file:
+        report = import_prices(price_file, path)
+    elapsed = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    size = os.path.getsize(path)
+    print(f"{elapsed:.1f} s, peak RSS {peak / 2**20:.0f} MB ({peak / size:.2f}× the file; {before / 2**20:.0f} MB "
+          f"before the import, so the import added {(peak - before) / 2**20:.0f} MB); applied={report.applied}, "
+          f"{len(report.refused)} refusals listed (target: peak < 2× the file)")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--memory"]:
+        import_memory(sys.argv[2])
+    else:
+        main()

@@ -22,7 +22,7 @@ class GPUAdmin(TabbedTranslationAdmin):
     list_filter = ("vendor", "architecture", "memory_type")
     search_fields = ("name", "slug", "architecture")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("public_pages",)
+    readonly_fields = ("public_pages", "price_source")
     change_list_template = "admin/catalog/gpu/change_list.html"
     fieldsets = (
         (None, {"fields": ("name", "slug", "vendor", "architecture", "year", "public_pages")}),
@@ -30,11 +30,12 @@ class GPUAdmin(TabbedTranslationAdmin):
         (_("Throughput"), {"fields": (
             "bf16_dense_tflops", "fp8_dense_tflops", "fp32_tflops", "fp64_tflops", "fp64_tensor_tflops",
         )}),
+        (_("Derived per GPU"), {"fields": ("bf16_dense_tflops_derived", "bandwidth_gbs_derived", "derived_source")}),
         (_("Board"), {"fields": (
             "max_power_w", "form_factor", "interconnect", "interconnect_gbs", "rt_cores", "rt_core_generation",
         )}),
         (_("Not supported"), {"fields": ("unsupported_specs",)}),
-        (_("Price"), {"fields": ("price_usd_per_hour", "price_updated_at")}),
+        (_("Price"), {"fields": ("price_usd_per_hour", "price_updated_at", "price_source")}),
     )
 
     def save_model(self, request, obj, form, change):
@@ -46,6 +47,8 @@ class GPUAdmin(TabbedTranslationAdmin):
         price_changed_here = old != new
         if price_changed_here and ("price_updated_at" not in form.changed_data or obj.price_updated_at is None):
             obj.price_updated_at = timezone.now()
+        if price_changed_here or "price_updated_at" in form.changed_data:
+            obj.price_source = PricePoint.Source.ADMIN
         super().save_model(request, obj, form, change)
         if price_changed_here:
             record_point(obj, new, obj.price_updated_at, PricePoint.Source.ADMIN)

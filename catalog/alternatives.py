@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from core.formatting import format_quantity, format_usd
 
-from .specs import spec_text
+from .specs import derived_quantity_text, derived_value, ranked_value, spec_text
 
 
 @dataclass(frozen=True)
@@ -31,13 +31,22 @@ def cheaper_gpu(gpu, gpus):
     return min(candidates, key=lambda o: (-o.price_usd_per_hour, -o.memory_gb, o.name), default=None)
 
 
+def bf16(gpu):
+    """Dense BF16 TFLOPS, published or derived from a system figure (the reason then says "derived")."""
+    return ranked_value(gpu, "bf16_dense_tflops")
+
+
+def bf16_text(gpu):
+    value = derived_value(gpu, "bf16_dense_tflops")
+    return spec_text(gpu, "bf16_dense_tflops") if value is None else derived_quantity_text("bf16_dense_tflops", value)
+
+
 def faster_gpu(gpu, gpus):
     """The lowest-priced GPU with more dense BF16 throughput; on a tie, the faster one."""
-    if gpu.bf16_dense_tflops is None:
+    if bf16(gpu) is None:
         return None
-    candidates = [other for other in priced(gpus, gpu)
-                  if other.bf16_dense_tflops is not None and other.bf16_dense_tflops > gpu.bf16_dense_tflops]
-    return min(candidates, key=lambda o: (o.price_usd_per_hour, -o.bf16_dense_tflops, o.name), default=None)
+    candidates = [other for other in priced(gpus, gpu) if bf16(other) is not None and bf16(other) > bf16(gpu)]
+    return min(candidates, key=lambda o: (o.price_usd_per_hour, -bf16(o), o.name), default=None)
 
 
 def more_memory_gpu(gpu, gpus):
@@ -79,10 +88,10 @@ def faster(gpu, gpus):
     if found:
         reason = _("%(tflops)s of dense BF16 instead of %(own_tflops)s, at %(price)s per GPU-hour "
                    "(this GPU: %(own_price)s).") % {
-            "tflops": spec_text(found, "bf16_dense_tflops"), "own_tflops": spec_text(gpu, "bf16_dense_tflops"),
+            "tflops": bf16_text(found), "own_tflops": bf16_text(gpu),
             "price": price_text(found), "own_price": price_text(gpu),
         }
-    elif gpu.bf16_dense_tflops is None:
+    elif bf16(gpu) is None:
         reason = _("The vendor has not published this GPU's dense BF16 throughput, so no other is faster "
                    "by this rule.")
     else:

@@ -5,7 +5,7 @@ from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.db.models import DecimalField, ExpressionWrapper, F, OuterRef, Subquery
-from django.db.models.functions import NullIf
+from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -14,15 +14,16 @@ from core.formatting import format_signed_share, format_usd, not_published
 
 from . import sizing
 from .models import GPU, PricePoint
-from .specs import spec_label, spec_text
+from .specs import DERIVED_FIELDS, spec_label, spec_text_with_derived
 
 CHANGE_DAYS = 7
 
 # Each order: its label, the field it sorts on, and its direction (the better values first).
 SORTS = {
     "memory": (gettext_lazy("Most memory first"), "memory_gb", "descending"),
-    "bandwidth": (gettext_lazy("Highest memory bandwidth first"), "bandwidth_gbs", "descending"),
-    "bf16": (gettext_lazy("Highest dense BF16 throughput first"), "bf16_dense_tflops", "descending"),
+    # A figure derived from a system figure sorts with the published ones (the cell says it is derived).
+    "bandwidth": (gettext_lazy("Highest memory bandwidth first"), "bandwidth_ranked", "descending"),
+    "bf16": (gettext_lazy("Highest dense BF16 throughput first"), "bf16_ranked", "descending"),
     "price": (gettext_lazy("Lowest price first"), "price_usd_per_hour", "ascending"),
     "price-per-gb": (gettext_lazy("Lowest price per GB of memory first"), "price_per_gb", "ascending"),
     "change-7d": (gettext_lazy("Largest price drop over 7 days first"), "change_7d", "ascending"),
@@ -42,6 +43,8 @@ def catalogue_gpus(vendor=None, min_memory_gb=None, sort=DEFAULT_SORT, now=None)
     gpus = GPU.objects.annotate(
         price_per_gb=ExpressionWrapper(F("price_usd_per_hour") / F("memory_gb"), output_field=decimal),
         earlier_price=Subquery(earlier.values("usd_per_hour")[:1]),
+        bandwidth_ranked=Coalesce("bandwidth_gbs", DERIVED_FIELDS["bandwidth_gbs"]),
+        bf16_ranked=Coalesce("bf16_dense_tflops", DERIVED_FIELDS["bf16_dense_tflops"]),
     ).annotate(change_7d=ExpressionWrapper(
         (F("price_usd_per_hour") - F("earlier_price")) / NullIf(F("earlier_price"), 0), output_field=decimal,
     ))
@@ -77,7 +80,7 @@ def change_text(gpu):
 
 
 def spec_column(sort, spec):
-    return (sort, spec_label(spec), lambda gpu: spec_text(gpu, spec))
+    return (sort, spec_label(spec), lambda gpu: spec_text_with_derived(gpu, spec))
 
 
 def catalogue_columns():

@@ -14,7 +14,7 @@ from . import sizing
 from .charts import bar_chart
 from .columns import LargestModelColumn
 from .sizing_methods import SIZING_METHODS, method_label, sizing_method
-from .specs import SPECS, spec_label, spec_text, spec_value
+from .specs import SPECS, derived_text, ranked_value, spec_label, spec_text_with_derived
 
 MIN_GPUS, MAX_GPUS = 2, 4
 # The training run behind "largest trainable model per dollar".
@@ -59,14 +59,14 @@ def comparison_row(label, texts, values=None, more_is_better=True):
 
 def spec_rows(gpus):
     """Every spec, in the reading order of a GPU's page; the ranked ones mark their best value (one not
-    published or not supported is unranked)."""
+    published or not supported is unranked; one derived from a system figure ranks, and says so)."""
     rows = []
     for spec in SPECS:
-        texts = [spec_text(gpu, spec.key) for gpu in gpus]
+        texts = [spec_text_with_derived(gpu, spec.key) for gpu in gpus]
         if spec.more_is_better is None:
             rows.append(comparison_row(spec_label(spec.key), texts))
         else:
-            values = [spec_value(gpu, spec.key) for gpu in gpus]
+            values = [ranked_value(gpu, spec.key) for gpu in gpus]
             rows.append(comparison_row(spec_label(spec.key), texts, values, spec.more_is_better))
     return rows
 
@@ -93,10 +93,16 @@ def fit_rows(gpus, sizing_columns=()):
 
 
 def bf16_tflops_per_usd_hour(gpu):
-    """Dense BF16 TFLOPS per US dollar of one GPU-hour."""
-    if gpu.bf16_dense_tflops is None or not gpu.price_usd_per_hour:
+    """Dense BF16 TFLOPS (published, else derived from a system figure) per US dollar of one GPU-hour."""
+    figure = gpu.training_bf16_tflops
+    if figure is None or not gpu.price_usd_per_hour:
         return None
-    return sizing.exact(gpu.bf16_dense_tflops) / sizing.exact(gpu.price_usd_per_hour)
+    return sizing.exact(figure.value) / sizing.exact(gpu.price_usd_per_hour)
+
+
+def bf16_per_dollar_text(gpu, value):
+    text = format_number(value, 1)
+    return derived_text(text) if gpu.training_bf16_tflops.derived else text
 
 
 def trainable_billion_params_per_usd_hour(gpu):
@@ -106,10 +112,6 @@ def trainable_billion_params_per_usd_hour(gpu):
         return None
     params = LargestModelColumn(TRAINING_METHOD, TRAINING_RUN_GPUS).value(gpu)
     return Fraction(params) / (TRAINING_RUN_GPUS * sizing.exact(gpu.price_usd_per_hour))
-
-
-def rounded_number(places):
-    return lambda value: format_number(value, places)
 
 
 def trainable_definition():
@@ -126,23 +128,25 @@ def trainable_definition():
 
 def comparison_charts(gpus):
     def layout(value_of, text_of):
+        """Bars of ``value_of(gpu)``, each with ``text_of(gpu, value)``, or "not published"."""
         items = []
         for gpu in gpus:
             value = value_of(gpu)
-            items.append((gpu.name, value, not_published() if value is None else text_of(value)))
+            items.append((gpu.name, value, not_published() if value is None else text_of(gpu, value)))
         return bar_chart(items)
 
     return [
         Chart("price", _("Price per GPU-hour, US dollars"),
               _("The best live offer for one GPU-hour, before tax. A shorter bar is cheaper."),
-              layout(lambda gpu: gpu.price_usd_per_hour, format_usd)),
+              layout(lambda gpu: gpu.price_usd_per_hour, lambda gpu, value: format_usd(value))),
         Chart("memory", _("Memory per GPU, GB"), _("GPU memory as the vendor publishes it."),
-              layout(lambda gpu: gpu.memory_gb, lambda value: format_quantity(value, "GB"))),
+              layout(lambda gpu: gpu.memory_gb, lambda gpu, value: format_quantity(value, "GB"))),
         Chart("bf16-per-dollar", _("Dense BF16 TFLOPS per US dollar per hour"),
               _("Dense BF16 tensor throughput, without sparsity, divided by the price of one GPU-hour."),
-              layout(bf16_tflops_per_usd_hour, rounded_number(1))),
+              layout(bf16_tflops_per_usd_hour, bf16_per_dollar_text)),
         Chart("trainable-per-dollar", _("Largest trainable model, billions of parameters per US dollar per hour"),
-              trainable_definition(), layout(trainable_billion_params_per_usd_hour, rounded_number(2))),
+              trainable_definition(),
+              layout(trainable_billion_params_per_usd_hour, lambda gpu, value: format_number(value, 2))),
     ]
 
 

@@ -3,7 +3,9 @@ query string, so a result is a shareable link; every message is translatable."""
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
+
+from core.number_fields import LocalizedNumberField, NumberFormatField
 
 from .catalogue import SORT_CHOICES
 from .comparison import MAX_GPUS, MIN_GPUS
@@ -21,11 +23,26 @@ class QueryForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def query_pairs(self):
-        """The submitted values of this form's fields, in field order: the page's own query string."""
+        """The submitted values of this form's fields, in field order: the page's own query string. A number is
+        written in its canonical text ("1000" for "1.000" typed in German; an invalid one is left out) and the number
+        format (``nf``) is dropped, so a link the site writes means the same in every language."""
         pairs = []
-        for name in self.fields:
-            pairs += [(name, value) for value in self.data.getlist(name) if value]
+        for name, field in self.fields.items():
+            if isinstance(field, NumberFormatField):
+                continue
+            if isinstance(field, LocalizedNumberField):
+                value = self.cleaned_values().get(name)
+                pairs += [(name, field.canonical(value))] if value is not None else []
+            else:
+                pairs += [(name, value) for value in self.data.getlist(name) if value]
         return pairs
+
+    def cleaned_values(self):
+        """The cleaned values of a bound form (an invalid field has none); the form is cleaned once."""
+        if not self.is_bound:
+            return {}
+        self.is_valid()
+        return self.cleaned_data
 
 
 class CatalogueForm(QueryForm):
@@ -36,8 +53,8 @@ class CatalogueForm(QueryForm):
             "showing every vendor."
         )},
     )
-    min_memory = forms.DecimalField(
-        label=gettext_lazy("Minimum memory (GB)"), required=False, localize=True, widget=decimal_input(),
+    min_memory = LocalizedNumberField(
+        label=gettext_lazy("Minimum memory (GB)"), required=False,
         error_messages={"invalid": gettext_lazy(
             "Enter the minimum memory as a number of GB, such as 80: "
             "showing every size."
@@ -47,6 +64,7 @@ class CatalogueForm(QueryForm):
         label=gettext_lazy("Sort"), required=False, choices=SORT_CHOICES,
         error_messages={"invalid_choice": gettext_lazy("There is no such order: sorted by memory.")},
     )
+    nf = NumberFormatField()
 
     def __init__(self, *args, vendors, **kwargs):
         super().__init__(*args, **kwargs)
@@ -77,7 +95,8 @@ class CompareForm(QueryForm):
         """``tables``: the published GPU tables (``catalog.gpu_tables``) whose sizing columns it may add."""
         super().__init__(*args, **kwargs)
         self.fields["gpu"].choices = [(gpu.slug, gpu.name) for gpu in gpus]
-        self.fields["workload"].choices = [("", _("None"))] + [(table.key, table.title) for table in tables]
+        self.fields["workload"].choices = [("", pgettext("no workload chosen", "None"))] + [
+            (table.key, table.title) for table in tables]
 
     def clean_gpu(self):
         slugs = sorted(set(self.cleaned_data["gpu"]))

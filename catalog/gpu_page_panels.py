@@ -4,8 +4,14 @@ link), such as the price alert of ``signups``.
 The catalogue may not import those apps (imports only point down), so each registers a provider here from its
 ``AppConfig.ready()``; the catalogue's templates render what the providers return (``gpu_page_panels``
 template tags). A GPU's page is cached whole and served to every visitor: a panel must be the same for all
-of them (no CSRF token: a form on it is a GET form leading to the app's own page)."""
+of them (no CSRF token: a form on it is a GET form leading to the app's own page).
+
+The signup action (``{% gpu_signup_action gpu via="catalogue" %}``, with ``count=8`` for a configuration) is
+the one primary action beside a GPU's price on any page: a link to the signup form with the GPU preselected.
+The page that shows it names itself with one of ``SIGNUP_VIA_PAGES``; the signup records that key."""
 from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
@@ -14,8 +20,20 @@ class Fragment:
     context: dict
 
 
+# The pages that may carry the signup action, by the key the signup records (``via``), with the name the
+# demand report shows. Keys, not paths: the report counts per kind of page, in every language.
+SIGNUP_VIA_PAGES = {
+    "gpu-page": _("GPU page"),
+    "catalogue": _("GPU catalogue"),
+    "compare": _("GPU comparison"),
+    "workload": _("workload table"),
+    "calculator": _("calculator"),
+    "home": _("home page"),
+}
+
 _panel_providers = []
 _row_link_providers = []
+_signup_action_providers = []
 
 
 def register_panel(provider):
@@ -32,9 +50,30 @@ def register_row_link(provider):
         _row_link_providers.append(provider)
 
 
+def register_signup_action(provider):
+    """Add ``provider``: a function of a GPU, a page key (one of ``SIGNUP_VIA_PAGES``), a GPU count (an int, or
+    None) and a style (``"link"`` or ``"button"``) that returns a Fragment, or None. It runs once per row: no
+    queries, and nothing that depends on the visitor (the page is cached for everyone)."""
+    if provider not in _signup_action_providers:
+        _signup_action_providers.append(provider)
+
+
 def panels(gpu):
     return [fragment for provider in _panel_providers if (fragment := provider(gpu)) is not None]
 
 
 def row_links(gpu, usd_per_hour):
     return [fragment for provider in _row_link_providers if (fragment := provider(gpu, usd_per_hour)) is not None]
+
+
+def signup_actions(gpu, via, count=None, style="link"):
+    """The signup actions for ``gpu`` (anything with ``slug`` and ``name``; None: a row without a GPU gets none).
+    A page key or style not listed here is a mistake in a template, refused loudly (tests render every page)."""
+    if via not in SIGNUP_VIA_PAGES:
+        raise ValueError(f"Unknown signup page key {via!r}: add it to SIGNUP_VIA_PAGES.")
+    if style not in ("link", "button"):
+        raise ValueError(f"Unknown signup action style {style!r}.")
+    if gpu is None:
+        return []
+    return [fragment for provider in _signup_action_providers
+            if (fragment := provider(gpu, via, count, style)) is not None]

@@ -16,6 +16,8 @@ from core.formatting import (
     format_usd,
 )
 
+from .models import PriceSource
+from .price_freshness import launch_date
 from .price_history import HISTORY_DAYS, price_changes
 from .step_chart import step_chart
 
@@ -106,8 +108,11 @@ def price_history_section(gpu, history):
             "days": HISTORY_DAYS}, changes)
     if len(steps) == 1 and history.before is None:
         moment, price = steps[0]
+        # The launch price is dated by the launch data's day, without a time of its own.
+        launch = gpu.price_source == PriceSource.LAUNCH and moment == gpu.price_updated_at
         return PriceHistorySection(None, _("Only one price is known so far: %(price)s since %(time)s.") % {
-            "price": price_text(price), "time": format_date_time(moment)}, changes)
+            "price": price_text(price),
+            "time": format_long_date(launch_date(moment)) if launch else format_date_time(moment)}, changes)
     daily = len(steps) > MAX_STEPS
     if daily:
         steps = daily_closing(steps)

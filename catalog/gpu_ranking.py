@@ -1,6 +1,6 @@
 """How a GPU ranks against the other GPUs of the catalogue on memory, memory bandwidth and price per hour:
-the figures of the rank chart on its page, in the active language. Works on GPUs already fetched: no
-queries."""
+the figures of the rank chart on its page, in the active language. A figure derived from a system figure ranks
+too, marked "(derived)". Works on GPUs already fetched: no queries."""
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -9,7 +9,7 @@ from core.formatting import format_quantity, format_usd
 
 from .rank_chart import rank_chart
 from .sizing import exact
-from .specs import SPECS_BY_KEY, missing_spec_text, spec_label, spec_value
+from .specs import SPECS_BY_KEY, derived_quantity_text, derived_value, missing_spec_text, ranked_value, spec_label
 
 # The measures of the chart, in its order; each ranks as the comparison does (more or less is better).
 RANKED_SPECS = ("memory_gb", "bandwidth_gbs", "price_usd_per_hour")
@@ -41,7 +41,9 @@ def rank(value, values, more_is_better):
     return 1 + len(better)
 
 
-def value_text(spec, value):
+def value_text(spec, value, derived=False):
+    if derived:
+        return derived_quantity_text(spec, value)
     if spec == "price_usd_per_hour":
         return format_usd(value)
     return format_quantity(value, SPECS_BY_KEY[spec].unit)
@@ -58,15 +60,15 @@ def gpu_ranking(gpu, gpus):
     rankings, rows = [], []
     for spec in RANKED_SPECS:
         more_is_better = SPECS_BY_KEY[spec].more_is_better
-        values = [exact(spec_value(other, spec)) for other in gpus if spec_value(other, spec) is not None]
+        values = [exact(ranked_value(other, spec)) for other in gpus if ranked_value(other, spec) is not None]
         if not values:
             continue
-        current = spec_value(gpu, spec)
+        current = ranked_value(gpu, spec)
         position = None if current is None else rank(exact(current), values, more_is_better)
         missing = str(missing_spec_text(gpu, spec))  # plain text: the chart's SVG takes no markup
         ranking = Ranking(
             title=measure_title(spec),
-            value_text=missing if current is None else value_text(spec, current),
+            value_text=missing if current is None else value_text(spec, current, derived_value(gpu, spec) is not None),
             rank=position, count=len(values),
             rank_text=missing if position is None else _("#%(rank)s of %(count)s") % {
                 "rank": position, "count": len(values)},

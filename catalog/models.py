@@ -1,5 +1,6 @@
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
@@ -15,6 +16,21 @@ from core.pages import language_codes, language_name
 # difference ahead of ours.
 EARLIEST_PRICE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 CLOCK_DIFFERENCE_ALLOWED = timedelta(minutes=5)
+
+
+class PriceSource(models.TextChoices):
+    """Where a price came from: only an imported or edited price was "updated"; a launch price is dated by the
+    launch data."""
+    LAUNCH = "launch", _("launch data")
+    IMPORT = "import", _("price import")
+    ADMIN = "admin", _("admin edit")
+
+
+class Figure(NamedTuple):
+    """A spec's figure for estimates and rankings: the vendor's per-GPU value, or one derived from a system figure
+    (``derived`` True), which pages label as such."""
+    value: Decimal
+    derived: bool
 
 
 def published_measure(verbose_name, help_text, decimal_places=1):
@@ -42,6 +58,22 @@ class GPU(models.Model):
     memory_type = models.CharField(_("memory type"), max_length=40, blank=True)
     bandwidth_gbs = published_measure(_("memory bandwidth"), _("GB/s. Leave empty when not published."))
     bf16_dense_tflops = published_measure(_("BF16 tensor"), _("Dense TFLOPS, without sparsity."))
+    # Beside the published figures, never in their place: per GPU from a vendor's system figure (HGX board ÷ 8),
+    # for GPUs whose vendor publishes none per GPU. Pages keep "not published" and show these beside it.
+    bf16_dense_tflops_derived = published_measure(
+        _("BF16 tensor, derived per GPU"),
+        _("Dense TFLOPS per GPU derived from a system figure, for a GPU whose vendor publishes none per GPU; "
+          "say how in “source of the derived figures”."),
+    )
+    bandwidth_gbs_derived = published_measure(
+        _("memory bandwidth, derived per GPU"),
+        _("GB/s per GPU derived from a system figure, for a GPU whose vendor publishes none per GPU; say how in "
+          "“source of the derived figures”."),
+    )
+    derived_source = models.TextField(
+        _("source of the derived figures"), blank=True,
+        help_text=_("How the derived figures were computed, and the address of the vendor’s figure."),
+    )
     fp8_dense_tflops = published_measure(_("FP8 tensor"), _("Dense TFLOPS, without sparsity."))
     fp32_tflops = published_measure(_("FP32"), _("TFLOPS."))
     # Two decimals: some GPUs publish a vestigial FP64 rate (1.25 TFLOPS).
@@ -66,6 +98,10 @@ class GPU(models.Model):
         help_text=_("Best live offer in USD per GPU-hour, before tax. Empty when no offer is live."),
     )
     price_updated_at = models.DateTimeField(_("price updated"), null=True, blank=True)
+    price_source = models.CharField(
+        _("price source"), max_length=10, choices=PriceSource.choices, default=PriceSource.LAUNCH,
+        help_text=_("Launch data: the price's time is the launch data's date. An import or an edit sets it."),
+    )
     # Keys of specs (catalog.specs) the GPU does not have; the admin offers those a GPU may lack.
     unsupported_specs = models.JSONField(
         _("not supported"), default=list, blank=True,
@@ -90,6 +126,7 @@ class GPU(models.Model):
         be another page's."""
         self.clean_price_time()
         self.clean_unsupported_specs()
+        self.clean_derived_source()
         if not self.slug:
             return
         taken = languages_where_taken("catalog:gpu_detail", dict.fromkeys(self.page_languages(), self.slug))
@@ -116,6 +153,34 @@ class GPU(models.Model):
         if errors:
             raise ValidationError(errors)
 
+    def clean_derived_source(self):
+        """A derived figure is shown with its source: no derived figure without one."""
+        if (self.bf16_dense_tflops_derived is not None or self.bandwidth_gbs_derived is not None) and not (
+                self.derived_source or "").strip():
+            raise ValidationError({"derived_source": _("Say how the derived figures were computed, and where "
+                                                       "the vendor publishes the figure they come from.")})
+
+    def published_or_derived(self, key):
+        """The spec's published figure, else its derived one, as a ``Figure``; None when it has neither, or when
+        the GPU does not support the feature."""
+        if key in (self.unsupported_specs or ()):
+            return None
+        published = getattr(self, key)
+        if published is not None:
+            return Figure(published, False)
+        derived = getattr(self, f"{key}_derived", None)
+        return None if derived is None else Figure(derived, True)
+
+    @property
+    def training_bf16_tflops(self):
+        """Dense BF16 TFLOPS for training estimates: (value, derived) or None."""
+        return self.published_or_derived("bf16_dense_tflops")
+
+    @property
+    def decode_bandwidth_gbs(self):
+        """Memory bandwidth in GB/s for decode estimates: (value, derived) or None."""
+        return self.published_or_derived("bandwidth_gbs")
+
     def page_languages(self):
         """A GPU's page exists in every language: its words are interface strings or fall back to English."""
         return language_codes()
@@ -129,6 +194,11 @@ class ModelPreset(models.Model):
     billion_params = models.DecimalField(
         _("model size"), max_digits=7, decimal_places=1, validators=[MinValueValidator(Decimal("0.1"))],
         help_text=_("Billions of parameters."),
+    )
+    active_billion_params = models.DecimalField(
+        _("active parameters"), max_digits=7, decimal_places=1, null=True, blank=True,
+        validators=[MinValueValidator(Decimal("0.1"))],
+        help_text=_("Mixture-of-experts models: billions of parameters each token uses. Empty for a dense model."),
     )
     layers = models.PositiveSmallIntegerField(_("layers"), validators=[MinValueValidator(1)])
     kv_heads = models.PositiveSmallIntegerField(
@@ -144,15 +214,23 @@ class ModelPreset(models.Model):
     def __str__(self):
         return self.name
 
+    def clean(self):
+        if self.active_billion_params is not None and self.billion_params is not None \
+                and self.active_billion_params > self.billion_params:
+            raise ValidationError({"active_billion_params": _(
+                "The active parameters cannot exceed the model's total parameters.")})
+
+    @property
+    def compute_billion_params(self):
+        """The parameters each token uses: the active ones of a mixture of experts, else all of them."""
+        return self.active_billion_params or self.billion_params
+
 
 class PricePoint(models.Model):
     """One price of a GPU at a time, as it came in: the GPU's history. The current price stays on the GPU;
     a point older than it (an older price file) is history only. An empty price is an offer withdrawn."""
 
-    class Source(models.TextChoices):
-        LAUNCH = "launch", _("launch data")
-        IMPORT = "import", _("price import")
-        ADMIN = "admin", _("admin edit")
+    Source = PriceSource
 
     gpu = models.ForeignKey(GPU, on_delete=models.CASCADE, related_name="price_points", verbose_name=_("GPU"))
     usd_per_hour = models.DecimalField(_("price"), max_digits=8, decimal_places=2, null=True, blank=True)

@@ -124,6 +124,71 @@ def spec_text(gpu, key):
     return spec.reads_as(spec, gpu, value)
 
 
+# The specs whose vendors publish for some GPUs only a system figure: the field holding the per-GPU figure derived
+# from it, beside the published field (which stays empty: "not published").
+DERIVED_FIELDS = {"bandwidth_gbs": "bandwidth_gbs_derived", "bf16_dense_tflops": "bf16_dense_tflops_derived"}
+# Where a page lists the sources of the derived figures it shows (includes/catalog/derived_figures_note.html).
+DERIVED_NOTE_ID = "derived-figures"
+
+
+def derived_value(gpu, key):
+    """The spec's derived figure when the page would otherwise say "not published" (a published figure comes
+    first; a feature the GPU lacks has none); None otherwise."""
+    if key not in DERIVED_FIELDS or spec_value(gpu, key) is not None or is_not_supported(gpu, key):
+        return None
+    return getattr(gpu, DERIVED_FIELDS[key])
+
+
+def ranked_value(gpu, key):
+    """The spec's value for rankings, sorting and charts: the published figure, else a derived one (which the
+    page marks); None when it has neither."""
+    value = spec_value(gpu, key)
+    return derived_value(gpu, key) if value is None else value
+
+
+def derived_text(text):
+    """A figure that comes from a derived one, as rankings and charts write it: "≈ 8,000 GB/s (derived)"."""
+    return gettext("≈ %(value)s (derived)") % {"value": text}
+
+
+def derived_quantity_text(key, value):
+    return derived_text(format_quantity(value, SPECS_BY_KEY[key].unit))
+
+
+class DerivedFigureText(str):
+    """The text of a spec the vendor publishes only for a system: "not published per GPU", with the figure
+    derived from the system figure beside it. As text (cells, tests) the whole sentence; in HTML its last words
+    link to the page's note on where the derived figures come from."""
+
+    def __new__(cls, key, value):
+        self = super().__new__(cls, "{} · ≈ {}, {}".format(
+            gettext("Not published per GPU"), format_quantity(value, SPECS_BY_KEY[key].unit), derived_link_text()))
+        self.key, self.value = key, value
+        return self
+
+    def __html__(self):
+        return format_html('{} · ≈ {}, <a href="#{}">{}</a>', gettext("Not published per GPU"),
+                           format_quantity(self.value, SPECS_BY_KEY[self.key].unit), DERIVED_NOTE_ID,
+                           derived_link_text())
+
+
+def derived_link_text():
+    return gettext("derived from the vendor’s system figure")
+
+
+def spec_text_with_derived(gpu, key):
+    """``spec_text``, except that a spec not published per GPU but derived from a system figure says both. The
+    content deck's workload tables keep ``spec_text`` (its cells say only "not published")."""
+    value = derived_value(gpu, key)
+    return spec_text(gpu, key) if value is None else DerivedFigureText(key, value)
+
+
+def derived_figure_notes(gpus, keys=tuple(DERIVED_FIELDS)):
+    """(GPU name, source) of each of ``gpus`` that shows a derived figure among ``keys``: the page's note."""
+    return [(gpu.name, gpu.derived_source) for gpu in gpus
+            if any(derived_value(gpu, key) is not None for key in keys)]
+
+
 def shows_not_supported(texts):
     """Whether ``texts`` hold a "not supported" text anywhere: a text, or lists, tuples and dataclasses (rows,
     cells) of them, as tables hold them. A legend explains the mark only where it appears."""

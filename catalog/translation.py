@@ -6,4 +6,4 @@ from .models import GPU
 @register(GPU)
 class GPUTranslationOptions(TranslationOptions):
     # Descriptions in words; names, numbers and memory types are the same in every language.
-    fields = ("form_factor", "interconnect")
+    fields = ("form_factor", "interconnect", "derived_source")

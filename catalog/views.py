@@ -9,8 +9,8 @@ from django.utils import timezone, translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
-from core.formatting import format_date_time, format_share
-from core.page_cache import cached_page
+from core.formatting import format_date_time, format_long_date, format_share
+from core.page_cache import cached_page, canonical_page
 from core.pages import page_context, urls_by_language, with_query
 
 from . import gpu_tables, sizing
@@ -21,8 +21,9 @@ from .forms import CatalogueForm, CompareForm
 from .gpu_price_chart import price_history_section
 from .gpu_ranking import gpu_ranking
 from .models import GPU
+from .price_freshness import prices_freshness
 from .price_history import HISTORY_DAYS, price_history
-from .specs import SPECS, spec_label, spec_text
+from .specs import SPECS, derived_figure_notes, spec_label, spec_text, spec_text_with_derived
 from .structured_data import gpu_product
 
 
@@ -30,6 +31,15 @@ def query_paths(view_name, query_pairs):
     """The page's path in each language with its query string: the language switcher, canonical and
     hreflang links keep what the visitor chose."""
     return with_query(urls_by_language(view_name), urlencode(query_pairs))
+
+
+def catalogue_preset(form):
+    """The catalogue's canonical query, cached: none, a vendor, an order, or both (the links the site writes,
+    bounded by the choices). None for anything else (a minimum memory, an invalid value): rendered uncached."""
+    chosen = form.cleaned_data
+    if form.errors or chosen.get("min_memory") is not None:
+        return None
+    return [(name, chosen[name]) for name in ("vendor", "sort") if chosen.get(name)]
 
 
 @cached_page(query=CatalogueForm.base_fields)
@@ -51,8 +61,21 @@ def gpu_list(request):
         description=_("Every GPU on EverXCloud with its memory, bandwidth, BF16 throughput and best live price per "
                       "hour; sort and filter them."),
     )
-    context.update({"form": form, "headings": headings, "rows": rows})
-    return render(request, "catalog/gpu_list.html", context)
+    context.update({"form": form, "headings": headings, "rows": rows,
+                    "derived_notes": derived_figure_notes([gpu for gpu, _cells in rows])})
+    return canonical_page(render(request, "catalog/gpu_list.html", context), catalogue_preset(form))
+
+
+def price_freshness(gpu):
+    """When the price was set (``catalog.price_freshness``), as the price block writes it; None without a time."""
+    freshness = prices_freshness([gpu])
+    if freshness is None:
+        return None
+    if freshness.updated is None:
+        return {"launch": True, "text": format_long_date(freshness.launch_date),
+                "iso": freshness.launch_date.isoformat()}
+    return {"launch": False, "text": format_date_time(freshness.updated),
+            "iso": freshness.updated.isoformat(timespec="seconds")}
 
 
 def rows_in_tables(gpu, language):
@@ -63,6 +86,11 @@ def rows_in_tables(gpu, language):
     ]
 
 
+def compare_slugs(gpu, alternatives):
+    """The GPUs a GPU's page links the comparison with: itself and its nearest alternatives."""
+    return sorted({gpu.slug} | {alternative.gpu.slug for alternative in alternatives if alternative.gpu})
+
+
 @cached_page
 def gpu_detail(request, slug):
     gpus = list(GPU.objects.all())
@@ -71,7 +99,7 @@ def gpu_detail(request, slug):
         raise Http404
     language = translation.get_language()
     alternatives = nearest_alternatives(gpu, gpus)
-    compare_slugs = sorted({gpu.slug} | {alternative.gpu.slug for alternative in alternatives if alternative.gpu})
+    compared = compare_slugs(gpu, alternatives)
     title = _("%(gpu)s: specs, price and which jobs it fits") % {"gpu": gpu.name}
     context = page_context(
         request, {code: gpu.get_absolute_url(code) for code in gpu.page_languages()},
@@ -86,17 +114,15 @@ def gpu_detail(request, slug):
     )
     context.update({
         "gpu": gpu,
-        "specs": [(spec_label(spec.key), spec_text(gpu, spec.key)) for spec in SPECS],
-        "price_updated": gpu.price_updated_at and {
-            "text": format_date_time(gpu.price_updated_at),
-            "iso": gpu.price_updated_at.isoformat(timespec="seconds"),
-        },
+        "specs": [(spec_label(spec.key), spec_text_with_derived(gpu, spec.key)) for spec in SPECS],
+        "derived_notes": derived_figure_notes([gpu]),
+        "price_updated": price_freshness(gpu),
         "rows_in_tables": rows_in_tables(gpu, language),
         "alternatives": alternatives,
         "ranking_chart": gpu_ranking(gpu, gpus),
         "price_history": price_history_section(gpu, price_history(gpu, timezone.now())),
         "price_history_days": HISTORY_DAYS,
-        "compare_query": urlencode([("gpu", slug) for slug in compare_slugs]) if len(compare_slugs) > 1 else "",
+        "compare_query": urlencode([("gpu", slug) for slug in compared]) if len(compared) > 1 else "",
     })
     return render(request, "catalog/gpu_detail.html", context)
 
@@ -109,6 +135,24 @@ def compare_data(request, tables, gpus):
         slugs = {gpu.pk: gpu.slug for gpu in gpus}
         data.setlist("gpu", [slugs[gpu_id] for gpu_id in table.gpu_ids[:MAX_GPUS]])
     return data
+
+
+def compare_preset(request, form, gpus):
+    """The comparison's canonical query, cached: none, a workload's link (``?workload=`` alone) or a GPU page's
+    link (its GPU and nearest alternatives, in slug order); at most one per workload and one per GPU. None for
+    any other choice or an invalid one: rendered uncached."""
+    if not form.is_bound:
+        return []
+    if not form.is_valid():
+        return None
+    chosen, workload = form.cleaned_data["gpu"], form.cleaned_data["workload"]
+    if workload and "gpu" not in request.GET:
+        return [("workload", workload)]
+    by_slug = {gpu.slug: gpu for gpu in gpus}
+    if not workload and any(compare_slugs(by_slug[slug], nearest_alternatives(by_slug[slug], gpus)) == chosen
+                            for slug in chosen):
+        return [("gpu", slug) for slug in chosen]
+    return None
 
 
 @cached_page(query=CompareForm.base_fields)
@@ -132,6 +176,7 @@ def compare(request):
             "gpus": chosen,
             "table": table,
             "spec_rows": spec_rows(chosen),
+            "derived_notes": derived_figure_notes(chosen),
             "fit_rows": fit_rows(chosen, table.sizing_columns if table else ()),
             "charts": charts,
             "chart_rows": chart_data_rows(chosen, charts),
@@ -146,4 +191,4 @@ def compare(request):
                       "throughput and trainable model size per dollar."),
     )
     context.update(context_data)
-    return render(request, "catalog/compare.html", context)
+    return canonical_page(render(request, "catalog/compare.html", context), compare_preset(request, form, gpus))

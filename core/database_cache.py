@@ -1,10 +1,14 @@
-"""Django's database cache with counters that several processes can share.
+"""Django's database cache with counters that several processes can share, and that never culls a live key.
 
 Django's ``incr`` on the database cache reads the value, adds one and writes it back with the default
 timeout: two workers counting at once lose a count, and every count moves the expiry (a 15-minute login
 lockout ended after 5 minutes; the content version, kept without expiry, got one). Here the row is
 locked while it is read and written (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's write lock, taken
-at the start of the transaction by ``transaction_mode`` IMMEDIATE), and its expiry is left as it was."""
+at the start of the transaction by ``transaction_mode`` IMMEDIATE), and its expiry is left as it was.
+
+Django culls a third of the keys in key order past ``MAX_ENTRIES``, and the content version and login
+lockouts sort first: this cache holds state for correctness only (pages have their own alias,
+``core.page_store``), so past ``MAX_ENTRIES`` it deletes expired rows and nothing else."""
 import base64
 import pickle
 
@@ -43,3 +47,9 @@ class DatabaseCache(DjangoDatabaseCache):
         for converter in converters:
             value = converter(value, expression, connection)
         return value
+
+    def _cull(self, db, cursor, now, num):
+        connection = connections[db]
+        cursor.execute(
+            f"DELETE FROM {connection.ops.quote_name(self._table)} WHERE {connection.ops.quote_name('expires')} < %s",
+            [connection.ops.adapt_datetimefield_value(now)])

@@ -21,9 +21,9 @@ from babel.units import format_unit
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 
-# The regional locale of each site language: Babel formats in it and pages name it (Open Graph's og:locale).
-# Portuguese follows the deck: "US$ 8,99" is the pt-BR pattern.
-REGIONAL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
+# The regional locale of each site language (Babel formats in it, number input reads in it, pages name it in Open
+# Graph's og:locale) is defined with the number input, which has no Django.
+from .number_input import REGIONAL_LOCALES
 
 # CLDR's minimumGroupingDigits, which neither Babel nor Django applies: with 2, a number groups its
 # thousands only from five digits on (Spanish writes 6000 but 16.000).
@@ -185,34 +185,86 @@ def rounded(value):
     return value.quantize(Decimal(1)) if value == value.to_integral_value() else value
 
 
-def format_compact(value):
-    """A large estimate in the language's short form from a million on: "1,2 Mio." (de), "1,2 M" (es),
-    "1.2M" (en); below, its digits rounded (``rounded``)."""
+# Estimates carry three significant digits: "1,05 Mio. $", "252.000 GPU-Stunden", "37,7 GB".
+ESTIMATE_DIGITS = 3
+
+
+def significant(value, digits=ESTIMATE_DIGITS):
+    """``value`` rounded to ``digits`` significant digits, without an exponent: 252349 → 252000, 37.684 → 37.7,
+    0.012345 → 0.0123."""
     value = as_decimal(value)
+    if value == 0:
+        return Decimal(0)
+    value = round(value, digits - 1 - value.adjusted())
+    # 252349 rounds to 2.52E+5: quantize to a whole number; 1.0 → 1 (CLDR plurals count visible decimals).
+    return value.quantize(Decimal(1)) if value == value.to_integral_value() else value.normalize()
+
+
+def compact_fraction_digits(value):
+    """The decimals a short form ("1,05 Mio.") needs for three significant digits: 2 for 1,05 Mio., 1 for 25,6
+    Mio., 0 for 252 Mio."""
+    return max(0, ESTIMATE_DIGITS - 1 - value.adjusted() % 3)
+
+
+def format_compact(value):
+    """A large estimate in the language's short form from a million on, to three significant digits: "1,05
+    Mio." (de), "1,05 M" (es), "1.05M" (en); below, its digits to three significant digits."""
+    value = significant(value)
     if abs(value) < COMPACT_FROM:
-        return format_number(rounded(value))
-    return format_compact_decimal(value, locale=babel_locale(), fraction_digits=1)
+        return format_number(value)
+    return format_compact_decimal(value, locale=babel_locale(), fraction_digits=compact_fraction_digits(value))
 
 
 def format_usd_estimate(amount):
-    """An estimated amount: cents below 100 $, whole dollars up to a million, then short: "1,2 Mio. $"."""
+    """An estimated amount to three significant digits: "12,34 $" below 100 $ (cents), "760.000 $", then short
+    from a million: "1,05 Mio. $"."""
     amount = as_decimal(amount)
+    if amount < 100:
+        return format_usd(amount, 2)
+    amount = significant(amount)
     if amount >= COMPACT_FROM:
-        return format_compact_currency(amount, "USD", locale=babel_locale(), fraction_digits=1)
-    return format_usd(amount, 2 if amount < 100 else 0)
+        return format_compact_currency(amount, "USD", locale=babel_locale(),
+                                       fraction_digits=compact_fraction_digits(amount))
+    return format_usd(amount, 0)
+
+
+# Below a cent an amount is written "< 0,01 $": a price per million tokens that small is a rounding error.
+SMALLEST_AMOUNT = Decimal("0.01")
 
 
 def format_usd_rate(amount):
-    """A small price such as dollars per million tokens: two decimals, four below 0,10 $."""
+    """A small price such as dollars per million tokens: two decimals from 0,10 $, three significant digits
+    below, and "< 0,01 $" below a cent (never "0,0000 $")."""
     amount = as_decimal(amount)
-    return format_usd(amount, 2 if amount >= Decimal("0.1") else 4)
+    if amount >= Decimal("0.1"):
+        return format_usd(amount, 2)
+    if amount < SMALLEST_AMOUNT:
+        return gettext("< %(amount)s") % {"amount": format_usd(SMALLEST_AMOUNT, 2)}
+    return format_usd(amount, max(2, -significant(amount).as_tuple().exponent))
 
 
 def format_gpu_hours(hours):
-    """GPU-hours as an estimate: "≈ 1,2 Mio. GPU-Stunden", "≈ 505.561 GPU-hours"."""
+    """GPU-hours as an estimate, three significant digits: "≈ 1,05 Mio. GPU-Stunden", "≈ 506.000 GPU-hours"."""
     text = format_compact(hours)
-    count = int(rounded(hours)) if hours < COMPACT_FROM else COMPACT_FROM
+    count = int(significant(hours)) if hours < COMPACT_FROM else COMPACT_FROM
     return ngettext("≈ %(hours)s GPU-hour", "≈ %(hours)s GPU-hours", count) % {"hours": text}
+
+
+# Memory below a gigabyte is written in megabytes, and below a megabyte as "< 1 MB": never "0 GB".
+MEGABYTES_PER_GIGABYTE = 1000
+
+
+def format_memory(gigabytes):
+    """Memory to three significant digits: "37,7 GB", "512 MB", "< 1 MB" (never "37,684 GB" or "0 GB")."""
+    gigabytes = as_decimal(gigabytes)
+    if gigabytes >= 1:
+        return format_quantity(significant(gigabytes), "GB")
+    megabytes = gigabytes * MEGABYTES_PER_GIGABYTE
+    if megabytes >= 1:
+        return format_quantity(significant(megabytes), "MB")
+    if megabytes == 0:
+        return format_quantity(0, "GB")
+    return gettext("< %(amount)s") % {"amount": format_quantity(1, "MB")}
 
 
 def format_duration(hours):

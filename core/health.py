@@ -2,13 +2,32 @@
 
 The database down: 503 (pages cannot be served). The shared cache down: 200 with "status": "degraded"
 and "cache": "failing": pages are still served, rendered from the database, so a load balancer should
-keep sending visitors; the admin login is refused and form rate limits are not applied meanwhile."""
+keep sending visitors; the admin login is refused and form rate limits are not applied meanwhile.
+
+Apps above core add checks of their own (``register_check``, from their ``AppConfig.ready()``): a failing
+one also makes the status "degraded", never "unavailable". signups adds "mail_queue": failing while the
+oldest mail waiting to be sent is older than MAIL_QUEUE_STALL_SECONDS (the mail worker stopped, or every
+attempt failing)."""
 import uuid
 
 from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
+
+# {name: check}: each check() returns True when that part works. Filled by the apps, in registration order.
+_checks = {}
+
+
+def register_check(name, check):
+    _checks[name] = check
+
+
+def check_ok(check):
+    try:
+        return bool(check())
+    except Exception:
+        return False
 
 
 def database_ok():
@@ -35,6 +54,8 @@ def cache_ok():
 @never_cache
 def healthz(request):
     checks = {"database": database_ok(), "cache": cache_ok()}
+    if checks["database"]:
+        checks.update({name: check_ok(check) for name, check in _checks.items()})
     status = "ok" if all(checks.values()) else "degraded" if checks["database"] else "unavailable"
     return JsonResponse(
         {"status": status, **{name: "ok" if ok else "failing" for name, ok in checks.items()}},

@@ -7,8 +7,13 @@ response's nonce is stored with a placeholder instead, and every response, cache
 nonce in its body and its header (such a page is stored uncompressed). ETags come from the stored
 bytes, so they are stable across nonces.
 
-Two tiers: the shared cache (Redis, or the database) holds every page for every process, and each process
-keeps the pages it served lately in memory under the same keys. The key carries the content version,
+Only canonical pages are stored: a page with no query string, or whose query is one of the view's presets
+(the view parses it with its form and marks its response with ``canonical_page``); any other query, valid
+or not, gets its page rendered and served uncached, so distinct query strings cannot fill the cache.
+
+Two tiers: the shared cache (the ``pages`` alias of Redis or the database, bounded in bytes,
+``core.page_store``) holds the pages for every process, and each process keeps the pages it served lately
+in memory under the same keys. The key carries the content version,
 which a process re-reads at most once a second (``core.content_version``), so a page served from memory
 costs no round trip and is still replaced within a second of an editor's change. With the shared cache
 unavailable, pages are rendered from the database and served uncached."""
@@ -27,8 +32,9 @@ from django.utils.translation import get_language
 
 from .content_version import content_version
 from .middleware import allow_methods
+from .page_store import get_page, put_page
 from .pages import language_codes
-from .shared_cache import CacheUnavailable, shared_cache
+from .shared_cache import CacheUnavailable
 
 NONCE_PLACEHOLDER = b"\x00csp-nonce\x00"
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -76,7 +82,7 @@ def cached_entry(key):
     entry = recent_pages.get(key)
     if entry is None:
         try:
-            entry = shared_cache("get", key)
+            entry = get_page(key)
         except CacheUnavailable:
             return None
         if entry is not None:
@@ -87,7 +93,14 @@ def cached_entry(key):
 def store_entry(key, entry):
     recent_pages.put(key, entry)
     with contextlib.suppress(CacheUnavailable):
-        shared_cache("set", key, entry, timeout=settings.PAGE_CACHE_SECONDS)
+        put_page(key, key.split(":", 2)[1], entry)  # page:<content version>:… (page_cache_key)
+
+
+def query_pairs_read(request, query):
+    """The request's values of the parameters named in ``query``, empty ones included, sorted by name with
+    the order of a repeated name's values kept."""
+    return sorted(((name, value) for name, values in request.GET.lists() if name in query for value in values),
+                  key=lambda pair: pair[0])
 
 
 def page_cache_key(request, language=None, query=()):
@@ -96,11 +109,23 @@ def page_cache_key(request, language=None, query=()):
     Only the query parameters named in ``query`` (those the page's content depends on) are part of it,
     in the order given per name: a campaign's ``?utm_source=…`` or a made-up parameter is served the
     page already cached, and cannot make the cache keep a copy per variant."""
-    pairs = sorted(((name, value) for name, values in request.GET.lists() if name in query for value in values),
-                   key=lambda pair: pair[0])
+    pairs = query_pairs_read(request, query)
     address = request.path + ("?" + urlencode(pairs) if pairs else "")
     path_hash = hashlib.sha256(address.encode()).hexdigest()
     return f"page:{content_version()}:{language or get_language()}:{path_hash}"
+
+
+def canonical_page(response, query_pairs):
+    """Marks the page a view rendered as that of a canonical query (``[]``: the page without one, or a
+    preset's pairs): ``cached_page`` stores it when these are exactly the request's own pairs. ``None``, or a
+    page of a view that reads the query left unmarked, is served uncached."""
+    response.canonical_query = None if query_pairs is None else sorted(query_pairs, key=lambda pair: pair[0])
+    return response
+
+
+def private_cache_control():
+    """A page rendered for one visitor's query: their browser may keep it, a CDN may not."""
+    return f"private, max-age={settings.PAGE_BROWSER_MAX_AGE}"
 
 
 def public_cache_control():
@@ -165,7 +190,9 @@ def cached_page(view=None, *, query=()):
     answers GET and HEAD, and OPTIONS with what it allows (``core.middleware.AllowedMethodsMiddleware``
     answers OPTIONS and refuses any other method).
 
-    ``query``: the names of the query parameters the page's content depends on (none by default)."""
+    ``query``: the names of the query parameters the page's content depends on (none by default). A view
+    that names some marks the response of a canonical query with ``canonical_page``; any other is rendered
+    on every request and never stored."""
     if view is None:
         return lambda view: cached_page(view, query=frozenset(query))
 
@@ -174,15 +201,22 @@ def cached_page(view=None, *, query=()):
     def wrapper(request, *args, **kwargs):
         key = page_cache_key(request, query=query) if settings.PAGE_CACHE_ENABLED else None
         entry = cached_entry(key) if key else None
-        if entry is None:
-            response = view(request, *args, **kwargs)
-            if response.status_code != 200 or response.streaming or response.cookies:
-                return response
-            if hasattr(response, "render"):
-                response.render()
-            entry = stored_entry(request, response, compress=bool(key) or accepts_gzip(request))
-            if key:
-                store_entry(key, entry)
+        if entry is not None:
+            return serve_entry(request, entry)
+        response = view(request, *args, **kwargs)
+        if response.status_code != 200 or response.streaming or response.cookies:
+            return response
+        if hasattr(response, "render"):
+            response.render()
+        canonical = getattr(response, "canonical_query", None) if query else []
+        if canonical != query_pairs_read(request, query):
+            entry = stored_entry(request, response, compress=accepts_gzip(request))
+            response = serve_entry(request, entry)
+            response["Cache-Control"] = private_cache_control()
+            return response
+        entry = stored_entry(request, response, compress=bool(key) or accepts_gzip(request))
+        if key:
+            store_entry(key, entry)
         return serve_entry(request, entry)
 
     return wrapper

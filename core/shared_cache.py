@@ -7,7 +7,7 @@ timeouts) costs one request a second, not every request."""
 import logging
 import time
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
@@ -25,14 +25,16 @@ class CacheUnavailable(Exception):
     """The shared cache did not answer, or did not answer less than a second ago."""
 
 
-def shared_cache(operation, *args, **kwargs):
-    """``cache.<operation>(*args, **kwargs)``, raising CacheUnavailable when the cache server fails. Other
-    errors (``incr`` of a missing key raises ValueError) are the caller's, as with the cache itself."""
+def shared_cache(operation, *args, cache_alias="default", **kwargs):
+    """``caches[cache_alias].<operation>(*args, **kwargs)``, raising CacheUnavailable when the cache server
+    fails. Other errors (``incr`` of a missing key raises ValueError) are the caller's, as with the cache
+    itself. The default alias holds state (content version, counters); pages have their own
+    (``core.page_store``)."""
     global _unavailable_until
     if time.monotonic() < _unavailable_until:
         raise CacheUnavailable
     try:
-        return getattr(cache, operation)(*args, **kwargs)
+        return getattr(caches[cache_alias], operation)(*args, **kwargs)
     except OUTAGE_ERRORS as error:
         _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
         logger.warning("Shared cache unavailable (%s): %s", operation, error)

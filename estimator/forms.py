@@ -3,16 +3,20 @@ million tokens cost. Their fields are the page's query string, so a result is a 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
-from catalog.forms import QueryForm, decimal_input
+from catalog.forms import QueryForm
+from catalog.sizing import FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN as FULL_TRAINING_FACTOR
 from catalog.sizing import exact
 from catalog.sizing_methods import SIZING_METHODS, calculator_label, sizing_method
 from core.formatting import format_number, format_share
+from core.number_fields import LocalizedNumberField, NumberFormatField
 
 from . import formulas as estimates
-from .estimates import training_estimate
+from .efficiency import efficiency_model
 from .fit import KVCacheShape, memory_requirement, nearest_preset, preset_shape
+from .inference import inference_estimate
+from .training import training_estimate
 
 MAX_MODEL_BILLION_PARAMS = 10_000
 DEFAULT_CONTEXT_TOKENS = 8192
@@ -30,12 +34,32 @@ CUSTOM_SHAPE = "custom"
 KV_SHAPE_FIELDS = ("layers", "kv_heads", "head_dim")
 
 
+class WholeNumberField(LocalizedNumberField):
+    """A whole number typed in the page's format ("8.192" in German, "8,192" in English), cleaned to an int."""
+
+    def __init__(self, **kwargs):
+        super().__init__(integer=True, **kwargs)
+
+    def widget_attrs(self, widget):
+        attrs = super().widget_attrs(widget)
+        attrs["inputmode"] = "numeric"
+        return attrs
+
+    def to_python(self, value):
+        number = super().to_python(value)
+        return None if number is None else int(number)
+
+
 def whole_number_field(label, **kwargs):
     """An optional whole number; its range is checked in the form, with the limits in the visitor's digits."""
-    return forms.IntegerField(
-        label=label, required=False, widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        error_messages={"invalid": gettext_lazy("Enter a whole number.")}, **kwargs,
-    )
+    return WholeNumberField(label=label, required=False,
+                            error_messages={"invalid": gettext_lazy("Enter a whole number.")}, **kwargs)
+
+
+def billions_field(label, *, required=False, help_text=None, error_messages=None):
+    """A number of billions in the page's format, with a size word if the visitor writes one ("70B", "1,5T")."""
+    return LocalizedNumberField(label=label, required=required, help_text=help_text, unit_suffixes=True,
+                                error_messages=error_messages or {})
 
 
 def preset_label(preset):
@@ -45,13 +69,13 @@ def preset_label(preset):
 
 
 class CalculatorForm(QueryForm):
-    size = forms.DecimalField(
-        label=gettext_lazy("Model size"), help_text=gettext_lazy("Billions of parameters, for example 7, 70 or 405."),
-        localize=True, decimal_places=3, widget=decimal_input(),
+    nf = NumberFormatField()
+    size = billions_field(
+        gettext_lazy("Model size"), required=True,
+        help_text=gettext_lazy("Billions of parameters, for example 7, 70 or 405 (or 70B, 1.5T)."),
         error_messages={
             "required": gettext_lazy("Enter the model size in billions of parameters."),
             "invalid": gettext_lazy("Enter the model size as a number, for example 7 or 70."),
-            "max_decimal_places": gettext_lazy("Enter the model size with at most three decimals."),
         },
     )
     method = forms.ChoiceField(
@@ -90,6 +114,8 @@ class CalculatorForm(QueryForm):
 
     def clean_size(self):
         size = self.cleaned_data["size"]
+        if size.as_tuple().exponent < -MAX_DECIMALS:
+            raise ValidationError(_("Enter the model size with at most three decimals."), code="max_decimal_places")
         if size <= 0:
             raise ValidationError(_("The model size must be above zero."), code="not_positive")
         if size > MAX_MODEL_BILLION_PARAMS:
@@ -130,7 +156,9 @@ class CalculatorForm(QueryForm):
         data = self.cleaned_data
         if data["shape"] == CUSTOM_SHAPE:
             return KVCacheShape(data["layers"], data["kv_heads"], data["head_dim"])
-        preset = self.presets.get(data["shape"]) or nearest_preset(self.presets.values(), data["size"])
+        # A size alone describes a dense model: the nearest dense preset lends its shape.
+        dense = [preset for preset in self.presets.values() if not preset.active_billion_params]
+        preset = self.presets.get(data["shape"]) or nearest_preset(dense, data["size"])
         return preset_shape(preset)
 
     def requirement(self):
@@ -149,6 +177,8 @@ class CalculatorForm(QueryForm):
 FITS, TRAINING, INFERENCE = "fits", "training", "inference"
 ANSWERS = (FITS, TRAINING, INFERENCE)
 MAX_BILLION_TOKENS = 1_000_000  # a quadrillion tokens: far beyond any run so far
+# A fine-tuning data set: up to a billion examples of up to a million tokens, up to a hundred passes.
+DATASET_RANGES = {"examples": (1, 10**9), "example_tokens": (1, 1_048_576), "epochs": (1, 100)}
 MAX_DECIMALS = 3
 
 
@@ -164,14 +194,41 @@ def preset_size(preset):
 
 
 def model_size_field(required):
-    return forms.DecimalField(
-        label=gettext_lazy("Model size"), required=required, localize=True, widget=decimal_input(),
-        help_text=gettext_lazy("Billions of parameters, for example 7, 70 or 405."),
+    return billions_field(
+        gettext_lazy("Model size"), required=required,
+        help_text=gettext_lazy("Billions of parameters, for example 7, 70 or 405 (or 70B, 1.5T)."),
         error_messages={
             "required": gettext_lazy("Enter the model size in billions of parameters."),
             "invalid": gettext_lazy("Enter the model size as a number, for example 7 or 70."),
         },
     )
+
+
+def active_parameters_field():
+    return billions_field(
+        gettext_lazy("Active parameters (mixture of experts)"),
+        help_text=gettext_lazy("Billions of parameters each token uses, for example 37 for DeepSeek-V3 (671 in "
+                               "all). Empty: a dense model, all parameters active."),
+        error_messages={"invalid": gettext_lazy("Enter the active parameters as a number of billions, such as 37.")},
+    )
+
+
+def check_active(form, data):
+    """Active parameters above zero and at most the model's size."""
+    check_decimal(form, "active", 0, MAX_MODEL_BILLION_PARAMS, low_included=False, message=_(
+        "Enter active parameters above %(min)s and at most %(max)s billion."))
+    active, size = data.get("active"), data.get("size")
+    if active is not None and size is not None and "active" not in form.errors and active > size:
+        form.add_error("active", ValidationError(
+            _("The active parameters (%(active)s billion) cannot exceed the model size (%(size)s billion).") % {
+                "active": format_number(active), "size": format_number(size)}, code="above_size"))
+
+
+def check_whole_number(form, name, low, high):
+    value = form.cleaned_data.get(name)
+    if value is not None and not low <= value <= high:
+        form.add_error(name, ValidationError(_("Enter a whole number from %(min)s to %(max)s.") % {
+            "min": format_number(low), "max": format_number(high)}, code="out_of_range"))
 
 
 def check_decimal(form, name, low, high, *, low_included, message, write=format_number):
@@ -190,6 +247,7 @@ class TrainingForm(QueryForm):
     """Training or fine-tuning time and cost: the model (a size or a preset), the training tokens, the method,
     the model FLOPs utilization and the largest cluster to consider."""
 
+    nf = NumberFormatField()
     size = model_size_field(required=False)
     preset = forms.ChoiceField(
         label=gettext_lazy("Or a preset model"), required=False,
@@ -203,12 +261,19 @@ class TrainingForm(QueryForm):
             "invalid_choice": gettext_lazy("Choose one of the methods listed."),
         },
     )
-    tokens = forms.DecimalField(
-        label=gettext_lazy("Training tokens (billions)"), required=False, localize=True, widget=decimal_input(),
+    active = active_parameters_field()
+    tokens = billions_field(
+        gettext_lazy("Training tokens (billions)"),
         error_messages={"invalid": gettext_lazy("Enter the training tokens as a number of billions, such as 2000.")},
     )
-    mfu = forms.DecimalField(
-        label=gettext_lazy("Model FLOPs utilization (%)"), required=False, localize=True, widget=decimal_input(),
+    examples = whole_number_field(
+        gettext_lazy("Fine-tuning examples"),
+        help_text=gettext_lazy("LoRA and QLoRA, when no token count is given: the examples in your data set."),
+    )
+    example_tokens = whole_number_field(gettext_lazy("Tokens per example"))
+    epochs = whole_number_field(gettext_lazy("Epochs"), help_text=gettext_lazy("Passes over the data set."))
+    mfu = LocalizedNumberField(
+        label=gettext_lazy("Model FLOPs utilization (%)"), required=False,
         error_messages={"invalid": gettext_lazy("Enter the utilization as a percentage, such as 40.")},
     )
     cluster = forms.TypedChoiceField(
@@ -221,17 +286,27 @@ class TrainingForm(QueryForm):
     def __init__(self, *args, presets, **kwargs):
         super().__init__(*args, **kwargs)
         self.presets = {preset.slug: preset for preset in presets}
-        self.fields["preset"].choices = [("", _("None"))] + [
+        self.fields["preset"].choices = [("", pgettext("no preset model chosen", "None"))] + [
             (preset.slug, preset_size(preset)) for preset in presets]
         self.fields["method"].choices = [
             (method.key, calculator_label(method)) for method in SIZING_METHODS if not method.serves]
         self.fields["cluster"].choices = [(size, format_number(size)) for size in estimates.CLUSTER_SIZES]
+        model = efficiency_model()
         self.fields["tokens"].help_text = _(
-            "About %(ratio)s tokens per parameter is compute-optimal (Chinchilla); recent models use far more: "
-            "Llama 3 saw 15,000 billion. Empty: %(ratio)s per parameter."
-        ) % {"ratio": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER}
-        self.fields["mfu"].help_text = _("Share of the GPUs' dense BF16 peak the run achieves. Empty: %(default)s.") % {
-            "default": format_share(estimates.DEFAULT_UTILIZATION)}
+            "Full training: about %(ratio)s tokens per parameter is compute-optimal (Chinchilla), and recent models "
+            "use far more (Llama 3 was trained on %(llama)s billion). Empty: %(ratio)s per parameter for full "
+            "training; for LoRA and QLoRA, the fine-tuning data set below."
+        ) % {"ratio": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER, "llama": format_number(15000)}
+        self.fields["example_tokens"].help_text = _("Empty: %(tokens)s.") % {
+            "tokens": format_number(model.fine_tuning_tokens_per_example)}
+        self.fields["examples"].help_text = _(
+            "LoRA and QLoRA, when no token count is given: the examples in your data set. Empty: %(examples)s."
+        ) % {"examples": format_number(model.fine_tuning_examples)}
+        self.fields["epochs"].help_text = _("Passes over the data set. Empty: %(epochs)s.") % {
+            "epochs": format_number(model.fine_tuning_epochs)}
+        self.fields["mfu"].help_text = _(
+            "Share of the GPUs' dense BF16 peak the run achieves. Empty: the measured figure of each GPU's class, "
+            "listed under the assumptions.")
 
     def clean_method(self):
         return sizing_method(self.cleaned_data["method"])
@@ -242,6 +317,9 @@ class TrainingForm(QueryForm):
             "Enter a model size above %(min)s and at most %(max)s billion parameters."))
         check_decimal(self, "tokens", 0, MAX_BILLION_TOKENS, low_included=False, message=_(
             "Enter the training tokens above %(min)s and at most %(max)s billion."))
+        check_active(self, data)
+        for name, (low, high) in DATASET_RANGES.items():
+            check_whole_number(self, name, low, high)
         low, high = (bound * 100 for bound in (estimates.MIN_UTILIZATION, estimates.MAX_UTILIZATION))
         check_decimal(self, "mfu", low, high, low_included=True, write=lambda percent: format_share(percent / 100),
                       message=_("Enter a utilization from %(min)s to %(max)s."))
@@ -254,17 +332,42 @@ class TrainingForm(QueryForm):
         data = self.cleaned_data
         return data["size"] if data["size"] is not None else self.presets[data["preset"]].billion_params
 
+    def active_billion_params(self):
+        """The visitor's active parameters; with a preset and no size, the preset's (None: a dense model)."""
+        data = self.cleaned_data
+        if data.get("active") is not None:
+            return data["active"]
+        return self.presets[data["preset"]].active_billion_params if data["size"] is None else None
+
+    def billion_tokens(self):
+        """The visitor's tokens; for a fine-tuning method, examples × tokens per example × epochs when any of
+        them is given; else None (the estimator's default for the method)."""
+        data = self.cleaned_data
+        if data["tokens"] is not None:
+            return data["tokens"]
+        dataset = [data.get(name) for name in ("examples", "example_tokens", "epochs")]
+        if data["method"].training_flops_per_parameter_token == FULL_TRAINING_FACTOR or not any(dataset):
+            return None
+        model = efficiency_model()
+        examples, per_example, epochs = (
+            given if given is not None else default for given, default in zip(dataset, (
+                model.fine_tuning_examples, model.fine_tuning_tokens_per_example, model.fine_tuning_epochs),
+                strict=True))
+        return exact(examples * per_example * epochs) / 10**9
+
     def estimate(self, gpus):
         """Every GPU's training time and cost; call on a valid form."""
         data = self.cleaned_data
         utilization = None if data["mfu"] is None else exact(data["mfu"]) / 100
-        return training_estimate(gpus, self.model_billion_params(), data["method"], data["tokens"], utilization,
-                                 data["cluster"])
+        return training_estimate(gpus, self.model_billion_params(), data["method"], self.billion_tokens(),
+                                 utilization, data["cluster"], self.active_billion_params())
 
 
 class InferenceForm(CalculatorForm):
-    """Inference cost per million tokens: the sizing calculator's inference inputs; the model size may come
-    from the chosen preset shape."""
+    """Inference cost per million tokens: the sizing calculator's inference inputs and a mixture of experts'
+    active parameters; the model size (and active parameters) may come from the chosen preset shape."""
+
+    active = active_parameters_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -287,4 +390,15 @@ class InferenceForm(CalculatorForm):
                                                        code="required"))
             else:
                 data["size"] = preset.billion_params
+                if data.get("active") is None:
+                    data["active"] = preset.active_billion_params
+        check_active(self, data)
         return data
+
+    def estimate(self, gpus):
+        """Every GPU's decode speed and cost per million tokens; call on a valid form."""
+        data = self.cleaned_data
+        return inference_estimate(
+            gpus, data["size"], data["method"].key, self.kv_cache_shape(),
+            DEFAULT_CONTEXT_TOKENS if data["context"] is None else data["context"],
+            DEFAULT_BATCH_SIZE if data["batch"] is None else data["batch"], data.get("active"))

@@ -1,6 +1,7 @@
 """What the calculator's training and inference answers show: the estimator's rows as text in the active
-language, the cost-against-time chart with its data, and the figures of the assumptions block. Works on GPUs
-already fetched: no queries."""
+language, the cost-against-time chart with its data, the assumptions with every efficiency figure and its
+source, and the check against published runs. Works on GPUs already fetched: no queries. Every figure is
+computed from unrounded values and rounded only here, to three significant digits."""
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -9,24 +10,29 @@ from django.utils.translation import ngettext
 
 from catalog import sizing
 from catalog.scatter_chart import NICE_DIGITS
-from catalog.specs import spec_text
+from catalog.sizing_methods import sizing_method
 from core.formatting import (
     as_decimal,
     format_duration,
     format_gpu_hours,
     format_in_unit,
+    format_memory,
     format_number,
     format_quantity,
     format_scientific,
     format_share,
+    format_usd,
     format_usd_estimate,
     format_usd_rate,
-    rounded,
+    significant,
 )
 
-from . import formulas as estimates
+from . import formulas
 from .cost_chart import cost_chart
-from .estimates import NO_BANDWIDTH, NO_BF16, TOO_SMALL, inference_estimate
+from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
+from .inference import NO_BANDWIDTH
+from .published_runs import HELD_OUT, checks
+from .training import NO_BF16, TOO_SMALL
 
 HOURS_PER_YEAR = 365 * 24
 # Ticks of the time axis, in hours: units a reader pictures, then years by powers of ten.
@@ -70,6 +76,32 @@ def configuration_name(configuration):
     return _("%(gpu)s × %(count)s") % {"gpu": configuration.gpu.name, "count": format_number(configuration.gpu_count)}
 
 
+def billions_text(billions):
+    """ "70 billion parameters", with the language's plural."""
+    value = significant(billions)
+    return ngettext("%(count)s billion parameters", "%(count)s billion parameters", plural_count(value)) % {
+        "count": format_number(value)}
+
+
+def plural_count(value):
+    """The count gettext chooses a plural by: a whole number, or 2 for a fraction (CLDR: "1,5 horas")."""
+    value = as_decimal(value)
+    return int(value) if value == value.to_integral_value() else 2
+
+
+def class_name(gpu_class):
+    return {
+        SCALE_UP: _("data-centre GPU in an NVLink or Infinity Fabric node"),
+        PCIE: _("data-centre or workstation card on PCIe"),
+        CONSUMER: _("consumer card"),
+    }[gpu_class]
+
+
+def peak_text(value, derived, unit):
+    text = format_quantity(significant(value), unit)
+    return _("%(value)s (derived from the system figure)") % {"value": text} if derived else text
+
+
 # Training
 
 
@@ -77,8 +109,16 @@ def training_problem(row, cluster_size):
     if row.problem == NO_BF16:
         return _("No published dense BF16 figure: no estimate.")
     if row.problem == TOO_SMALL:
-        return _("Does not fit on %(count)s GPUs.") % {"count": format_number(cluster_size)}
+        return ngettext("Does not fit on %(count)s GPU.", "Does not fit on %(count)s GPUs.", cluster_size) % {
+            "count": format_number(cluster_size)}
     return ""
+
+
+def configuration_text(configuration):
+    if configuration is None:
+        return None
+    return {"gpus": gpus_text(configuration.gpu_count), "time": format_duration(configuration.wall_clock_hours),
+            "practical": configuration.practical}
 
 
 def training_rows(estimate):
@@ -88,17 +128,48 @@ def training_rows(estimate):
         rows.append({
             "gpu": row.gpu,
             "marks": ([_("Cheapest")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
-            "bf16": spec_text(row.gpu, "bf16_dense_tflops"),
+            "bf16": peak_text(row.peak_tflops, row.peak_derived, "TFLOPS") if row.peak_tflops else "",
+            "utilization": format_share(significant(row.best.utilization, 2)) if row.best else "",
             "gpu_hours": format_gpu_hours(row.gpu_hours) if row.gpu_hours is not None else "",
-            "fewest": fewest and {
-                "gpus": gpus_text(fewest.gpu_count), "time": format_duration(fewest.wall_clock_hours)},
-            "largest": largest and largest is not fewest and {
-                "gpus": gpus_text(largest.gpu_count), "time": format_duration(largest.wall_clock_hours)},
+            "fewest": configuration_text(fewest),
+            "largest": configuration_text(largest) if largest is not fewest else None,
             "cost": format_usd_estimate(row.cost) if row.cost is not None else (
                 _("No live offer") if row.problem is None else ""),
+            "warning": (_("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
+                          "reference, never ranked cheapest or fastest.") % {
+                "node": format_number(efficiency_model().gpus_per_node)}
+                if row.problem is None and any(not c.practical for c in row.configurations) else ""),
             "problem": training_problem(row, estimate.cluster_size),
         })
     return rows
+
+
+def cheapest_configuration(estimate):
+    """The configuration to rent: the cheapest GPU's fastest configuration at its least cost; None without one."""
+    cheapest = estimate.cheapest
+    if not cheapest:
+        return None
+    row = cheapest[0]
+    return max((c for c in row.practical_configurations if c.cost == row.cost), key=lambda c: c.gpu_count)
+
+
+def recommended_training(estimate):
+    configuration = cheapest_configuration(estimate)
+    if configuration is None:
+        return None
+    return {"gpu": configuration.gpu, "count": configuration.gpu_count, "name": configuration_name(configuration),
+            "detail": _("%(time)s, %(cost)s") % {"time": format_duration(configuration.wall_clock_hours),
+                                                 "cost": format_usd_estimate(configuration.cost)}}
+
+
+def recommended_configuration(configurations):
+    """The sizing answer's configuration to rent: the cheapest that holds the model (they come cheapest first)."""
+    configuration = next((c for c in configurations if c.fits and c.hourly_cost is not None), None)
+    if configuration is None:
+        return None
+    return {"gpu": configuration.gpu, "count": configuration.gpu_count,
+            "name": configuration_name(configuration),
+            "detail": _("%(price)s per hour") % {"price": format_usd(configuration.hourly_cost)}}
 
 
 def position(items, item):
@@ -107,16 +178,14 @@ def position(items, item):
 
 
 def training_chart(estimate):
-    priced = [c for c in estimate.configurations if c.cost is not None]
+    priced = [c for c in estimate.configurations if c.cost is not None and c.practical]
     if not priced:
         return None
-    cheapest = estimate.cheapest
     highlighted = {}
-    if cheapest:
-        # The cheapest GPU's fastest configuration: the same cost in the least time.
-        cheapest_mark = position(priced, cheapest[0].largest)
-        highlighted[cheapest_mark] = _("Cheapest: %(configuration)s") % {
-            "configuration": configuration_name(cheapest[0].largest)}
+    mark = cheapest_configuration(estimate)
+    if mark is not None:
+        highlighted[position(priced, mark)] = _("Cheapest: %(configuration)s") % {
+            "configuration": configuration_name(mark)}
     fastest = next((c for c in priced if c.fastest), None)
     if fastest is not None:
         index = position(priced, fastest)
@@ -132,8 +201,8 @@ def training_chart(estimate):
     return Chart(
         key="training-chart",
         title=_("Cost against training time, every configuration"),
-        caption=_("One dot per GPU and GPU count, on logarithmic scales: the further left, the sooner done; the "
-                  "lower, the cheaper. More GPUs of one kind finish sooner at the same cost."),
+        caption=_("One dot per GPU and GPU count a team would train on, on logarithmic scales: the further left, "
+                  "the sooner done; the lower, the cheaper."),
         description="; ".join(f"{name}: {time}, {cost}" for name, time, cost in rows),
         layout=cost_chart(
             [(name, c.wall_clock_hours, c.cost) for (name, _t, _c), c in zip(rows, priced, strict=True)],
@@ -150,25 +219,44 @@ def decade(value):
     return as_decimal(value).adjusted()
 
 
+def tokens_text(billions):
+    value = significant(billions)
+    return ngettext("%(count)s billion tokens", "%(count)s billion tokens", plural_count(value)) % {
+        "count": format_number(value)}
+
+
 def training_context(form, gpus):
     estimate = form.estimate(gpus)
     data = form.cleaned_data
-    params = sizing.exact(form.model_billion_params())
+    total = sizing.exact(form.model_billion_params())
+    model = efficiency_model()
+    default_text = {
+        "compute_optimal": _("none entered: the compute-optimal %(ratio)s per parameter") % {
+            "ratio": formulas.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER},
+        "fine_tuning": _("none entered: a fine-tuning data set of %(examples)s examples × %(tokens)s tokens × "
+                         "%(epochs)s epochs") % {
+            "examples": format_number(model.fine_tuning_examples),
+            "tokens": format_number(model.fine_tuning_tokens_per_example),
+            "epochs": format_number(model.fine_tuning_epochs)},
+    }.get(estimate.tokens_default, "")
     return {
         "estimate": estimate,
         "method_name": data["method"].name,
-        "size": format_number(params),
-        "tokens": format_number(estimate.billion_tokens),
-        "tokens_default": data["tokens"] is None,
-        "optimal_ratio": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER,
-        "tokens_per_parameter": format_number(rounded(estimate.billion_tokens / params)),
+        "size": billions_text(total),
+        "active": billions_text(estimate.compute_billion_params) if estimate.compute_billion_params != total else "",
+        "tokens": tokens_text(estimate.billion_tokens),
+        "tokens_default": default_text,
+        "tokens_per_parameter": format_number(significant(estimate.billion_tokens / estimate.compute_billion_params)),
         "factor": estimate.flops_per_parameter_token,
+        "compute_size": billions_text(estimate.compute_billion_params),
         "flops": format_scientific(estimate.flops),
-        "utilization": format_share(estimate.utilization),
-        "required": format_quantity(rounded(estimate.required_gb), "GB"),
+        "utilization": format_share(estimate.utilization) if estimate.utilization is not None else "",
+        "required": format_memory(estimate.required_gb),
         "bytes_per_parameter": format_number(data["method"].bytes_per_parameter),
         "cluster": format_number(estimate.cluster_size),
+        "cluster_size": estimate.cluster_size,
         "rows": training_rows(estimate),
+        "recommended": recommended_training(estimate),
         "chart": training_chart(estimate),
     }
 
@@ -180,12 +268,16 @@ def inference_problem(row):
     if row.problem == NO_BANDWIDTH:
         return _("No published memory bandwidth: no estimate.")
     if row.problem == TOO_SMALL:
-        return _("Does not fit on %(count)s GPUs.") % {"count": format_number(max(sizing.CALCULATOR_GPU_COUNTS))}
+        largest = max(sizing.CALCULATOR_GPU_COUNTS)
+        return ngettext("Does not fit on %(count)s GPU.", "Does not fit on %(count)s GPUs.", largest) % {
+            "count": format_number(largest)}
     return ""
 
 
 def tokens_per_second(value):
-    return _("%(tokens)s tokens/s") % {"tokens": format_number(rounded(value))}
+    value = significant(value)
+    return ngettext("%(tokens)s token/s", "%(tokens)s tokens/s", plural_count(value)) % {
+        "tokens": format_number(value)}
 
 
 def inference_rows(estimate):
@@ -193,7 +285,9 @@ def inference_rows(estimate):
         "gpu": row.gpu,
         "marks": [_("Cheapest")] if row.cheapest else [],
         "gpus": gpus_text(row.gpu_count) if row.gpu_count else "",
-        "bandwidth": format_quantity(row.bandwidth_gbs, "GB/s") if row.bandwidth_gbs else "",
+        "bandwidth": peak_text(row.bandwidth_gbs, row.bandwidth_derived, "GB/s") if row.bandwidth_gbs else "",
+        "ceiling": tokens_per_second(row.ceiling_per_sequence) if row.ceiling_per_sequence else "",
+        "decode_share": format_share(row.decode_share.figure.share) if row.decode_share else "",
         "per_sequence": tokens_per_second(row.per_sequence) if row.per_sequence else "",
         "aggregate": tokens_per_second(row.aggregate) if row.aggregate else "",
         "compute_bound": row.compute_bound,
@@ -202,6 +296,16 @@ def inference_rows(estimate):
             _("No live offer") if row.problem is None else ""),
         "problem": inference_problem(row),
     } for row in estimate.rows]
+
+
+def recommended_inference(estimate):
+    cheapest = estimate.cheapest
+    if not cheapest:
+        return None
+    row = cheapest[0]
+    return {"gpu": row.gpu, "count": row.gpu_count, "name": f"{row.gpu.name} × {format_number(row.gpu_count)}",
+            "detail": _("%(price)s per million tokens, %(speed)s per sequence") % {
+                "price": format_usd_rate(row.usd_per_million), "speed": tokens_per_second(row.per_sequence)}}
 
 
 def inference_chart(estimate):
@@ -237,39 +341,119 @@ def inference_chart(estimate):
 
 
 def inference_context(form, gpus):
+    estimate = form.estimate(gpus)
     requirement = form.requirement()
-    estimate = inference_estimate(gpus, requirement)
     shape = requirement.shape
+    bits = estimate.bits_per_weight
     return {
         "estimate": estimate,
-        "requirement": requirement,
         "method_name": requirement.method.name,
-        "size": format_number(requirement.model_billion_params),
-        "weights": format_quantity(rounded(estimate.weights_gb), "GB"),
-        "kv_per_sequence": format_quantity(rounded(estimate.kv_cache_gb_per_sequence), "GB"),
-        "step": format_quantity(rounded(estimate.step_gb), "GB"),
-        "required": format_quantity(rounded(estimate.required_gb), "GB"),
-        "batch": format_number(requirement.batch_size),
-        "context_tokens": format_number(requirement.context_tokens),
+        "size": billions_text(estimate.total_billion_params),
+        "active": (billions_text(estimate.active_billion_params)
+                   if estimate.active_billion_params != estimate.total_billion_params else ""),
+        "bits": format_number(bits.bits),
+        "format": bits.format,
+        "weights": format_memory(estimate.weights_gb),
+        "weights_read": format_memory(estimate.weights_read_gb),
+        "kv_per_sequence": format_memory(estimate.kv_cache_gb_per_sequence),
+        "step": format_memory(estimate.step_gb),
+        "required": format_memory(estimate.required_gb),
+        "batch": format_number(estimate.batch_size),
+        "batch_size": estimate.batch_size,
+        "context_tokens": format_number(estimate.context_tokens),
+        "context_count": estimate.context_tokens,
         "shape": shape,
         "rows": inference_rows(estimate),
+        "recommended": recommended_inference(estimate),
         "chart": inference_chart(estimate),
     }
 
 
+# The assumptions and the published runs
+
+
+def figure_row(what, figure):
+    return {"what": what, "share": format_share(figure.share), "basis": figure.basis, "source": figure.source,
+            "read_on": figure.read_on}
+
+
+def count_text(up_to_gpus):
+    if up_to_gpus == 0:
+        return _("any number of GPUs")
+    return ngettext("up to %(count)s GPU", "up to %(count)s GPUs", up_to_gpus) % {"count": format_number(up_to_gpus)}
+
+
+def class_text(gpu_class):
+    return _("every class") if gpu_class == "*" else class_name(gpu_class)
+
+
+def efficiency_rows():
+    """Every efficiency figure the estimator applies, with its basis and source, for the assumptions block."""
+    model = efficiency_model()
+    training = [figure_row(_("Training utilization, %(class)s, %(architecture)s") % {
+        "class": class_text(gpu_class),
+        "architecture": _("any architecture") if architecture == "*" else architecture}, figure)
+        for gpu_class, architecture, figure in model.training_mfu]
+    scaling = [figure_row(_("Scaling kept, %(class)s, %(count)s") % {
+        "class": class_text(rule.gpu_class), "count": count_text(rule.up_to_gpus)}, rule.figure)
+        for rule in model.scaling]
+    decode = [figure_row(_("Share of the decode ceiling, %(class)s, %(count)s") % {
+        "class": class_text(rule.gpu_class), "count": count_text(rule.up_to_gpus)}, rule.figure)
+        for rule in model.decode]
+    compute = [figure_row(_("Share of the BF16 peak when decoding is compute-bound"), model.decode_compute)]
+    return training + scaling + decode + compute
+
+
+def weight_bits_rows():
+    model = efficiency_model()
+    return [{"method": sizing_method(row.method).name, "bits": format_number(row.bits), "format": row.format,
+             "source": row.source} for row in model.weight_bits]
+
+
+def ratio_text(ratio):
+    """A ratio with two decimals: "1,09", "0,68"."""
+    return format_number(as_decimal(ratio), 2)
+
+
+def published_run_rows(gpus):
+    """The check against published runs: each run's published figure, our estimate and the ratio."""
+    training, decode = checks({gpu.slug: gpu for gpu in gpus}, sizing_method("full_adam"))
+    training_rows_ = [{
+        "name": check.run.name, "gpu": check.run.gpu_as_published, "held_out": check.run.set == HELD_OUT,
+        "published": format_gpu_hours(check.run.published_gpu_hours), "estimate": format_gpu_hours(check.estimate),
+        "ratio": ratio_text(check.ratio), "source": check.run.source,
+    } for check in training]
+    decode_rows = [{
+        "name": check.run.name,
+        "gpu": _("%(gpu)s × %(count)s") % {"gpu": check.gpu.name, "count": format_number(check.run.gpu_count)},
+        "engine": check.run.engine, "held_out": check.run.set == HELD_OUT,
+        "published": tokens_per_second(check.run.published_tokens_per_second),
+        "estimate": tokens_per_second(check.estimate), "ratio": ratio_text(check.ratio), "source": check.run.source,
+    } for check in decode]
+    return {"training": training_rows_, "decode": decode_rows}
+
+
 def assumption_figures():
     """The numbers the assumptions block states, from the modules that use them."""
+    model = efficiency_model()
     return {
-        "full_factor": estimates.FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN,
-        "frozen_factor": estimates.FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN,
-        "tokens_per_parameter": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER,
-        "default_utilization": format_share(estimates.DEFAULT_UTILIZATION),
-        "min_utilization": format_share(estimates.MIN_UTILIZATION),
-        "max_utilization": format_share(estimates.MAX_UTILIZATION),
-        "seconds_per_hour": format_number(estimates.SECONDS_PER_HOUR),
-        "decode_factor": estimates.DECODE_FLOPS_PER_PARAMETER_TOKEN,
-        "million": format_number(estimates.TOKENS_PER_MILLION),
+        "full_factor": sizing.FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN,
+        "frozen_factor": sizing.FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN,
+        "tokens_per_parameter": formulas.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER,
+        "fine_tuning_examples": format_number(model.fine_tuning_examples),
+        "fine_tuning_tokens": format_number(model.fine_tuning_tokens_per_example),
+        "fine_tuning_epochs": format_number(model.fine_tuning_epochs),
+        "fine_tuning_source": model.fine_tuning_basis.source,
+        "min_utilization": format_share(formulas.MIN_UTILIZATION),
+        "max_utilization": format_share(formulas.MAX_UTILIZATION),
+        "seconds_per_hour": format_number(formulas.SECONDS_PER_HOUR),
+        "decode_factor": formulas.DECODE_FLOPS_PER_PARAMETER_TOKEN,
+        "million": format_number(formulas.TOKENS_PER_MILLION),
         "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
         "inference_counts": ", ".join(str(count) for count in sizing.CALCULATOR_GPU_COUNTS),
+        "node": format_number(model.gpus_per_node),
+        "link": format_quantity(model.scale_up_min_link_gbs, "GB/s"),
+        "efficiencies": efficiency_rows(),
+        "weight_bits": weight_bits_rows(),
     }

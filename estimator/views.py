@@ -9,12 +9,18 @@ from catalog.models import GPU, ModelPreset
 from catalog.sizing_methods import SIZING_METHODS, calculator_label, calculator_name
 from catalog.views import query_paths
 from core.formatting import format_share
-from core.page_cache import cached_page
+from core.page_cache import cached_page, canonical_page
 from core.pages import page_context
 
 from .fit import configurations
 from .forms import ANSWERS, FITS, INFERENCE, TRAINING, CalculatorForm, InferenceForm, TrainingForm, answer_of
-from .texts import assumption_figures, inference_context, training_context
+from .texts import (
+    assumption_figures,
+    inference_context,
+    published_run_rows,
+    recommended_configuration,
+    training_context,
+)
 
 # The calculator's answers: each one's form, and its page's title and description.
 CALCULATOR_FORMS = {FITS: CalculatorForm, TRAINING: TrainingForm, INFERENCE: InferenceForm}
@@ -37,16 +43,18 @@ def calculator_texts(answer):
 
 def calculator_result(answer, form, context):
     """The answer to a valid form: the estimator's for training and inference, the sizing answer otherwise."""
-    gpus = list(GPU.objects.all())
+    gpus = context["gpus"]
     if answer == TRAINING:
         return training_context(form, gpus)
     if answer == INFERENCE:
         return inference_context(form, gpus)
     requirement = form.requirement()
+    ranked = configurations(gpus, requirement.total_gb)
     return {
         "requirement": requirement,
         "method_name": calculator_name(requirement.method),
-        "configurations": configurations(gpus, requirement.total_gb),
+        "configurations": ranked,
+        "recommended": recommended_configuration(ranked),
         "bytes_per_parameter": requirement.method.bytes_per_parameter,
         "largest_gpu_count": context["largest_gpu_count"],
         "kv_bytes": context["kv_bytes"],
@@ -56,6 +64,7 @@ def calculator_result(answer, form, context):
 @cached_page(query=CALCULATOR_QUERY)
 def calculator(request):
     presets = list(ModelPreset.objects.all())
+    gpus = list(GPU.objects.all())
     answer = answer_of(request.GET)
     form_class = CALCULATOR_FORMS[answer]
     submitted = any(name in request.GET for name in form_class.base_fields)
@@ -73,7 +82,11 @@ def calculator(request):
         "methods": [calculator_label(method) for method in SIZING_METHODS],
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
         "figures": assumption_figures(),
+        "gpus": gpus,
     })
+    if answer in (TRAINING, INFERENCE):
+        context["published_runs"] = published_run_rows(gpus)
     if form.is_valid():
         context["result"] = calculator_result(answer, form, context)
-    return render(request, "estimator/calculator.html", context)
+    # Cached: each tab with no input (``?answer=…`` alone, or nothing); any input is rendered uncached.
+    return canonical_page(render(request, "estimator/calculator.html", context), None if submitted else query)

@@ -3,21 +3,28 @@ states of ``catalog.specs``), its current price and the largest model per sizing
 GPU's price history. The JSON documents and the CSV rows are built here; ``views`` writes them out.
 
 Numbers are the exact stored or computed values (Decimals, Fractions, ints), the same the pages format: the
-JSON writer (``json_text``) writes them without a float in between. Times are ISO 8601 in UTC ("…Z"). Text
-values (form factor, interconnect) are the English ones."""
-from datetime import UTC
+JSON writer (``json_text``) writes them without a float in between. Times are ISO 8601 in UTC ("…Z"); a launch
+price's time is the launch data's date (midnight UTC) and its ``price_source`` says "launch". Text values (form
+factor, interconnect, the derived figures' source) are the English ones.
 
+Schema 1.1 added, beside the 1.0 fields and without changing them: ``derived_specs`` (per-GPU figures derived
+from a vendor's system figure, for specs whose state stays "not_published"), ``derived_source`` and
+``price_source``; in the CSV, the same as columns after ``page``."""
+from datetime import UTC, datetime, time, timedelta
+
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber, TruncDate
 from django.urls import reverse
 from django.utils import translation
 
 from catalog.columns import LargestModelColumn
-from catalog.models import GPU
+from catalog.models import GPU, PricePoint
 from catalog.sizing import USABLE_MEMORY_SHARE
 from catalog.sizing_methods import SIZING_METHODS
-from catalog.specs import SPECS, is_not_supported, spec_value
+from catalog.specs import DERIVED_FIELDS, SPECS, SPECS_BY_KEY, derived_value, is_not_supported, spec_value
 from core.pages import absolute_url
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 # The data's licence, the same in every language (the documentation page translates what it means).
 LICENCE_URL = "https://creativecommons.org/licenses/by/4.0/"
 LICENCE = f"CC BY 4.0 ({LICENCE_URL}); attribution: EverXCloud"
@@ -28,6 +35,11 @@ PUBLISHED, NOT_PUBLISHED, NOT_SUPPORTED = "published", "not_published", "not_sup
 # The price is its own field, not a spec object: null means no live offer.
 FEED_SPECS = tuple(spec for spec in SPECS if spec.key != "price_usd_per_hour")
 TEXT_LANGUAGE = "en"
+# The price history's window: the last year by default (``?since=`` for another start), every point of the
+# last 90 days and each UTC day's last point before them, so that a long history stays a file of a few
+# hundred kilobytes, rendered in well under a second.
+HISTORY_DEFAULT_DAYS = 365
+HISTORY_ALL_POINTS_DAYS = 90
 
 
 def utc_text(moment):
@@ -56,6 +68,15 @@ def spec_entry(gpu, spec):
     return entry
 
 
+def derived_specs(gpu):
+    """{spec key: {"value": 2250, "unit": "TFLOPS", "derived": true}} for each spec not published per GPU whose
+    figure is derived from a system figure (the spec's own entry stays "not_published")."""
+    return {
+        key: {"value": value, "unit": SPECS_BY_KEY[key].unit, "derived": True}
+        for key in DERIVED_FIELDS if (value := derived_value(gpu, key)) is not None
+    }
+
+
 def largest_models(gpu):
     """{method key: {"gpus_1": billions, "gpus_8": billions}}, as the workload tables compute them."""
     return {
@@ -78,6 +99,9 @@ def gpu_entry(gpu):
         "price_usd_per_hour": gpu.price_usd_per_hour,
         "price_updated_at": utc_text(gpu.price_updated_at),
         "largest_model_billion_params": largest_models(gpu),
+        "derived_specs": derived_specs(gpu),
+        "derived_source": gpu.derived_source or None,
+        "price_source": gpu.price_source if gpu.price_usd_per_hour is not None or gpu.price_updated_at else None,
     }
 
 
@@ -113,22 +137,47 @@ def gpus_document():
     }
 
 
-def price_history_document(slug):
-    """A GPU's price points, oldest first, in one query; None when no GPU has this slug."""
-    rows = list(
-        GPU.objects.filter(slug=slug)
-        .values_list("slug", "name", "price_points__time", "price_points__usd_per_hour", "price_points__source")
-        .order_by("price_points__time", "price_points__pk")
-    )
-    if not rows:
+def history_window(since=None, today=None):
+    """The price history's window, as UTC midnights: (since, all_points_since). Points from ``since`` on (by
+    default the last ``HISTORY_DEFAULT_DAYS`` days); from ``all_points_since`` on every point, before it each
+    UTC day's last one."""
+    today = today or datetime.now(UTC).date()
+    start = since or today - timedelta(days=HISTORY_DEFAULT_DAYS)
+    every_point_from = today - timedelta(days=HISTORY_ALL_POINTS_DAYS)
+    return (datetime.combine(start, time.min, tzinfo=UTC),
+            datetime.combine(max(start, every_point_from), time.min, tzinfo=UTC))
+
+
+def history_points(gpu_id, start, every_point_from):
+    """(time, price, source) of the window's points, oldest first: every point from ``every_point_from`` on,
+    and each UTC day's last one before it, picked by the database (a window function), so that only the points
+    the file gives are read: two queries, however long the history."""
+    points = PricePoint.objects.filter(gpu_id=gpu_id).order_by("time", "pk")
+    fields = ("time", "usd_per_hour", "source")
+    older = []
+    if start < every_point_from:
+        older = list(
+            points.filter(time__gte=start, time__lt=every_point_from)
+            .annotate(rank_in_day=Window(RowNumber(), partition_by=TruncDate("time", tzinfo=UTC),
+                                         order_by=(F("time").desc(), F("pk").desc())))
+            .filter(rank_in_day=1).values_list(*fields)
+        )
+    return older + list(points.filter(time__gte=every_point_from).values_list(*fields))
+
+
+def price_history_document(slug, since=None, today=None):
+    """A GPU's price points in its window (``history_window``), oldest first, in three queries however long its
+    history; None when no GPU has this slug."""
+    gpu = GPU.objects.filter(slug=slug).values("pk", "slug", "name").first()
+    if gpu is None:
         return None
+    start, every_point_from = history_window(since, today)
     return {
         **header("prices"),
-        "gpu": {"slug": rows[0][0], "name": rows[0][1]},
-        "points": [
-            {"time": utc_text(time), "usd_per_hour": price, "source": source}
-            for _slug, _name, time, price, source in rows if time is not None
-        ],
+        "gpu": {"slug": gpu["slug"], "name": gpu["name"]},
+        "window": {"since": utc_text(start), "all_points_since": utc_text(every_point_from)},
+        "points": [{"time": utc_text(moment), "usd_per_hour": price, "source": source}
+                   for moment, price, source in history_points(gpu["pk"], start, every_point_from)],
     }
 
 
@@ -138,7 +187,8 @@ def csv_header():
         columns += [spec.key, f"{spec.key}_state"]
     columns += ["rt_core_generation", "price_usd_per_hour", "price_updated_at"]
     columns += [f"largest_model_{method.key}_gpus_{count}" for method in SIZING_METHODS for count in GPU_COUNTS]
-    return [*columns, "page"]
+    # Added in 1.1, after the 1.0 columns.
+    return [*columns, "page", *(f"{key}_derived" for key in DERIVED_FIELDS), "derived_source", "price_source"]
 
 
 def csv_rows(document):
@@ -151,4 +201,5 @@ def csv_rows(document):
         row += [entry["specs"]["rt_cores"].get("generation"), entry["price_usd_per_hour"], entry["price_updated_at"]]
         row += [entry["largest_model_billion_params"][method.key][f"gpus_{count}"]
                 for method in SIZING_METHODS for count in GPU_COUNTS]
-        yield [*row, entry["page"]]
+        derived = [entry["derived_specs"].get(key, {}).get("value") for key in DERIVED_FIELDS]
+        yield [*row, entry["page"], *derived, entry["derived_source"], entry["price_source"]]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the production image and check it: it runs as a non-root user, migrates and loads the content on
-# start, answers /healthz and a workload page with the production headers, and Docker's HEALTHCHECK
+# Build the production image and check it: it refuses to start without an operator record, runs as a
+# non-root user, migrates and loads the content on start, answers /healthz and a workload page with the production headers, and Docker's HEALTHCHECK
 # reports it healthy. Needs a running Docker engine (not part of `make test`: CI has none).
 #   scripts/check-docker-image.sh
 #   PYTHON_IMAGE=registry.example/python:3.11-slim-bookworm scripts/check-docker-image.sh   (a mirror)
@@ -16,11 +16,18 @@ name=everx-check-$$
 cleanup() { docker rm -f "$name" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 # Host networking: the check needs no bridge (and works where the engine runs without iptables).
-docker run -d --name "$name" --network host \
-  -e SECRET_KEY="check-only-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')" \
-  -e DATABASE_URL=sqlite:////tmp/check.sqlite3 -e ALLOWED_HOSTS=127.0.0.1 -e PORT="$port" \
-  -e SITE_URL="http://127.0.0.1:$port" -e FORWARDED_ALLOW_IPS=127.0.0.1 \
-  -e SECURE_SSL_REDIRECT=false "$image" >/dev/null
+environment=(-e SECRET_KEY="check-only-$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
+  -e DATABASE_URL=sqlite:////tmp/check.sqlite3 -e ALLOWED_HOSTS=127.0.0.1 -e PORT="$port"
+  -e SITE_URL="http://127.0.0.1:$port" -e FORWARDED_ALLOW_IPS=127.0.0.1 -e SECURE_SSL_REDIRECT=false)
+# Without an operator record the server refuses to start, naming what is missing.
+if refused=$(docker run --rm --network host "${environment[@]}" "$image" 2>&1); then
+  echo "FAIL: started without an operator record" >&2; exit 1
+fi
+grep -q '(legal_name) is empty' <<<"$refused" || { echo "FAIL: the refusal names no field: $refused" >&2; exit 1; }
+# With one (fictional values), it starts.
+docker run -d --name "$name" --network host "${environment[@]}" \
+  -v "$PWD/tests/operator-record.fictional.toml:/run/operator-record.toml:ro" \
+  -e OPERATOR_RECORD_FILE=/run/operator-record.toml "$image" >/dev/null
 
 fail() { echo "FAIL: $*" >&2; docker logs "$name" 2>&1 | tail -30 >&2; exit 1; }
 for _ in $(seq 60); do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start the site in production. Needs SECRET_KEY, DATABASE_URL and SITE_URL; see README.md for the others.
 #   scripts/start-production.sh            the web server: migrate, create the cache table, load missing
-#                                          launch content, gunicorn
+#                                          launch content, the deploy checks (refuses to start on an
+#                                          error, such as an incomplete operator record), gunicorn
 #   scripts/start-production.sh outbox     the mail worker, the only sender of mail: applies waitlist
 #                                          signups, sends queued mails, retrying (one per site is enough)
 set -euo pipefail
@@ -15,6 +16,13 @@ case "${1:-web}" in
       "$PY" manage.py createcachetable  # the shared cache without REDIS_URL (does nothing with Redis)
       "$PY" manage.py load_launch_content
     fi
+    if [[ -n ${OPERATOR_RECORD_FILE:-} ]]; then
+      "$PY" manage.py load_operator_record "$OPERATOR_RECORD_FILE"  # company/operator-record.example.toml
+    fi
+    # Refuse to serve legal pages that are a draft: the deploy checks fail while the operator record
+    # (company/) lacks a detail, each named in the message.
+    "$PY" manage.py check --deploy --fail-level ERROR || {
+      echo "Not starting: fix the errors above (fill the operator record with OPERATOR_RECORD_FILE=FILE, see company/operator-record.example.toml)." >&2; exit 1; }
     exec "$(dirname "$PY")/gunicorn" --config gunicorn.conf.py everx.wsgi:application
     ;;
   outbox) exec "$PY" manage.py send_outbox --loop ;;

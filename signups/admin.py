@@ -11,17 +11,13 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
+from core.csv_cells import spreadsheet_safe
+
 from . import addresses
 from .countries import country_name
 from .demand_admin import DemandPageMixin
 from .erasure import erase_person, erasures_of
 from .models import ErasureLog, LegalPage, OutboxEmail, PriceAlert, ProviderApplication, Signup
-
-
-def spreadsheet_safe(value):
-    """A cell a spreadsheet will not run as a formula (a visitor could type "=HYPERLINK(…)" as a name)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class AddressSearchMixin:
@@ -131,18 +127,21 @@ class SignupAdmin(DemandPageMixin, ConsentRecordAdmin):
     list_display = (
         "email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at",
     )
-    list_filter = (ConfirmedFilter, "language", "currency", ("unsubscribed_at", admin.EmptyFieldListFilter))
+    list_filter = (ConfirmedFilter, "language", "currency", "via", "gpu", "for_business",
+                   ("unsubscribed_at", admin.EmptyFieldListFilter))
     date_hierarchy = "signed_up_at"
-    list_select_related = ("workload",)
+    list_select_related = ("workload", "gpu")
     CSV_COLUMNS = (
-        "email", "currency", "language", "workload", "signed_up_at", "confirmed_at", "unsubscribed_at",
-        "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+        "email", "currency", "language", "workload", "gpu", "gpu_count", "via", "for_business", "signed_up_at",
+        "confirmed_at", "unsubscribed_at", "consent_text_version", "privacy_policy_version", "consent_language",
+        "source_path",
     )
     csv_file_prefix, csv_order = "signups", "signed_up_at"
 
     def csv_cell(self, obj, column):
-        if column == "workload":
-            return obj.workload.key if obj.workload else ""
+        if column in ("workload", "gpu"):
+            related = getattr(obj, column)
+            return (related.key if column == "workload" else related.slug) if related else ""
         return super().csv_cell(obj, column)
 
     @admin.action(description=_("Export selected signups as CSV"), permissions=["view"])

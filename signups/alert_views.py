@@ -26,9 +26,11 @@ class PriceAlertView(PublicFormView):
     template_name = "signups/price_alert_form.html"
     view_name = "signups:price_alert"
 
-    def dispatch(self, request, *args, **kwargs):
+    # The GPU is found in setup, not in an overridden dispatch: as_view() takes the methods the view answers
+    # from PublicFormView's decorated dispatch (``allow_methods``), which an override would hide.
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
         self.gpu = get_object_or_404(GPU, slug=kwargs["slug"])
-        return super().dispatch(request, *args, **kwargs)
 
     @property
     def title(self):
@@ -83,6 +85,8 @@ def price_alert_thanks(request, slug):
         ) % {"days": days, "gpu": gpu.name},
         _("If you asked for this alert a few minutes ago, use the link we sent then. No email after a few "
           "minutes? Look in your spam folder."),
+        _("Asked for alerts on several GPUs? One email confirms them all: its link shows every alert it "
+          "confirms."),
     ], link=gpu_link(gpu))
 
 
@@ -96,22 +100,34 @@ def alert_text(alert):
     return {"gpu": alert.gpu.name, "target": format_usd(target)}
 
 
-def confirmation_page(request, state, alert):
+def others_text(alerts):
+    """The other alerts one click confirms, in words."""
+    return "; ".join(_("%(gpu)s at %(target)s per GPU-hour") % alert_text(alert) for alert in alerts)
+
+
+def confirmation_page(request, state, alert, others=()):
+    """The page of a confirmation link; ``others``: the other alerts of the address its button confirms (or,
+    once confirmed, confirmed)."""
     LinkState = confirmation.LinkState
     if state is LinkState.UNUSED:
+        also = [_("The same button also confirms the other price alerts waiting at this address: "
+                  "%(alerts)s.") % {"alerts": others_text(others)}] if others else []
         return link_page(request, _("Confirm your price alert"), [
             _("Press the button to receive an email when the best price of the %(gpu)s is at or below "
-              "%(target)s per GPU-hour.") % alert_text(alert),
+              "%(target)s per GPU-hour.") % alert_text(alert), *also,
         ], button=_("Confirm the alert"))
-    if state is LinkState.CONFIRMED and alert.state == alert.State.RESTING:
-        return link_page(request, _("Your price alert is on"), [
-            _("The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we are emailing you "
-              "now, and again once it has gone back above your target and come down to it again.") % alert_text(alert),
-        ], link=gpu_link(alert.gpu))
     if state is LinkState.CONFIRMED:
+        also = [_("The same click also confirmed the other price alerts waiting at this address: "
+                  "%(alerts)s.") % {"alerts": others_text(others)}] if others else []
+        if alert.state == alert.State.RESTING:
+            return link_page(request, _("Your price alert is on"), [
+                _("The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we are emailing "
+                  "you now, and again once it has gone back above your target and come down to it again.")
+                % alert_text(alert), *also,
+            ], link=gpu_link(alert.gpu))
         return link_page(request, _("Your price alert is on"), [
             _("We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour. "
-              "Every email has a link to delete the alert.") % alert_text(alert),
+              "Every email has a link to delete the alert.") % alert_text(alert), *also,
         ], link=gpu_link(alert.gpu))
     if state is LinkState.USED:
         return link_page(request, _("Your price alert is already on"), [
@@ -138,11 +154,16 @@ def confirmation_page(request, state, alert):
 @csrf_exempt
 @allow_methods("GET", "HEAD", "POST")
 def confirm_price_alert(request, token):
-    if request.method == "POST":
-        state = price_alerts.confirm(token)
-        return confirmation_page(request, state, alert_confirmation.alert_for(token))
     alert = alert_confirmation.alert_for(token)
-    return confirmation_page(request, alert_confirmation.link_state(alert), alert)
+    if request.method == "POST":
+        result = price_alerts.confirm_all(token)
+        # Read again for its new state; a link whose alert found no room left has none any more.
+        alert = alert_confirmation.alert_for(token) or alert
+        others = [row for row in result.alerts if alert is None or row.pk != alert.pk]
+        return confirmation_page(request, result.state, alert, others)
+    state = alert_confirmation.link_state(alert)
+    others = price_alerts.also_waiting(alert) if state is confirmation.LinkState.UNUSED else ()
+    return confirmation_page(request, state, alert, others)
 
 
 # RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF

@@ -3,6 +3,8 @@
 - Renter signups per week (Monday, UTC) by planned workload, by balance currency and by language, each count
   twice: all signups made that week, and those of them confirmed (double opt-in done; a later unsubscription
   does not take the interest back). One query per table.
+- Renter signups by origin: the page that led to the signup (``via``), the GPU chosen there and the language,
+  each with its confirmed count; one query. Only what the signup action's link carried: no cookie, no view.
 - Confirmed price alerts per GPU against the GPU's best live price today: how many, how far below today's price
   their targets are (in bands), and the median target. One query for the counts and bands, one for the median.
 
@@ -73,9 +75,20 @@ class AlertRow:
 
 
 @dataclass(frozen=True)
+class OriginRow:
+    via: str  # a key of SIGNUP_VIA_PAGES, or "" (the header, a link from elsewhere, before it was recorded)
+    gpu_slug: str  # "" for none chosen
+    gpu_name: str
+    language: str
+    confirmed: int
+    total: int
+
+
+@dataclass(frozen=True)
 class Demand:
     signup_tables: list
     alert_rows: list
+    origin_rows: list
 
 
 def signup_table(key, field, heading):
@@ -117,8 +130,18 @@ def alert_rows():
     ]
 
 
+def origin_rows():
+    rows = (
+        Signup.objects.values("via", "gpu__slug", "gpu__name", "language")
+        .annotate(total=Count("pk"), confirmed=Count("pk", filter=Q(confirmed_at__isnull=False)))
+        .order_by("-total", "via", "gpu__name", "language")
+    )
+    return [OriginRow(row["via"], row["gpu__slug"] or "", row["gpu__name"] or "", row["language"],
+                      row["confirmed"], row["total"]) for row in rows]
+
+
 def demand():
-    return Demand([signup_table(*dimension) for dimension in SIGNUP_DIMENSIONS], alert_rows())
+    return Demand([signup_table(*dimension) for dimension in SIGNUP_DIMENSIONS], alert_rows(), origin_rows())
 
 
 def csv_rows(figures):
@@ -138,3 +161,7 @@ def csv_rows(figures):
             if row.bands:
                 yield ("price_alerts", "", row.gpu_slug, f"targets_{band.key}", row.bands[band.key])
         yield ("price_alerts", "", row.gpu_slug, "median_target_usd_per_hour", row.median_target)
+    for row in figures.origin_rows:
+        group = f"via={row.via or 'none'} gpu={row.gpu_slug or 'none'} language={row.language}"
+        yield ("signups_by_origin", "total", group, "confirmed", row.confirmed)
+        yield ("signups_by_origin", "total", group, "all", row.total)

@@ -12,6 +12,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
+from core.csv_cells import spreadsheet_safe
 from core.formatting import babel_locale, format_usd
 from workloads.models import Workload
 
@@ -96,6 +98,14 @@ class DemandPageMixin:
             "bands": [row.bands[band.key] for band in demand.BANDS] if row.bands else None,
             "median": price_text(row.median_target),
         } for row in figures.alert_rows]
+        pages, languages = dict(SIGNUP_VIA_PAGES), names["language"]
+        origins = [{
+            "page": pages.get(row.via, row.via) if row.via else gettext("no page recorded"),
+            "gpu": row.gpu_name or gettext("none chosen"),
+            "language": languages.get(row.language, row.language),
+            "confirmed": row.confirmed,
+            "all": row.total,
+        } for row in figures.origin_rows]
         return TemplateResponse(request, "admin/signups/demand.html", {
             **self.admin_site.each_context(request),
             "title": gettext("Demand"),
@@ -103,6 +113,7 @@ class DemandPageMixin:
             "tables": tables,
             "chart": weekly_chart(next(table for table in figures.signup_tables if table.key == "currency")),
             "alerts": alerts,
+            "origins": origins,
             "bands": [band.label for band in demand.BANDS],
         })
 
@@ -111,8 +122,6 @@ class DemandPageMixin:
             raise PermissionDenied
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="demand-{timezone.now():%Y%m%d-%H%M}.csv"'
-        from .admin import spreadsheet_safe  # the admin's module imports this one
-
         writer = csv.writer(response)
         for row in demand.csv_rows(demand.demand()):
             writer.writerow([spreadsheet_safe(value) for value in row])

@@ -9,6 +9,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
+from catalog.models import GPU
 from catalog.price_import import MAX_PRICE_USD_PER_HOUR
 from core.formatting import format_usd
 from core.pages import language_codes, language_name
@@ -17,7 +19,7 @@ from workloads.models import Workload
 from . import addresses
 from .amounts import AmountError, amount_text, currency_affixes, decimal_separator, parse_amount
 from .countries import country_choices
-from .models import LegalPage, Signup
+from .models import MAX_SIGNUP_GPU_COUNT, LegalPage, Signup
 from .site_paths import site_path
 
 
@@ -88,7 +90,20 @@ class WorkloadChoiceField(forms.ModelChoiceField):
         return workload.title
 
 
+def gpu_count(text):
+    """The GPU count of a signup action's link, or None for anything else."""
+    text = str(text or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        return None
+    count = int(text)
+    return count if 1 <= count <= MAX_SIGNUP_GPU_COUNT else None
+
+
 class RenterSignupForm(PublicForm):
+    """The renter's signup. The GPU, its count and the page that led here come from the signup action's link
+    (``signup_actions``), as hidden inputs the visitor never fills; what does not name a GPU or a page we know
+    is dropped, never refused. A preselected GPU is shown, and can be changed."""
+
     consent_text_version = "renter-1"
 
     email = AddressField(
@@ -107,18 +122,62 @@ class RenterSignupForm(PublicForm):
         empty_label=_("Not decided yet"),
     )
 
-    field_order = ["email", "currency", "language", "workload", "consent"]
+    business = forms.BooleanField(
+        label=_("I am signing up for a business."),
+        error_messages={"required": _("At launch the market sells to business customers only: please confirm "
+                                      "that you are signing up for a business.")},
+    )
+    gpu = forms.CharField(label=_("GPU"), required=False, widget=forms.HiddenInput)
+    count = forms.CharField(required=False, widget=forms.HiddenInput)
+    via = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    field_order = ["email", "currency", "language", "workload", "business", "consent"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["workload"].queryset = Workload.objects.named_in(get_language())
+        self.chosen_gpu = self.gpu_named(self.data.get("gpu") if self.is_bound else self.initial.get("gpu"))
+        if not self.is_bound:
+            # Only what names a GPU or a page we know goes back into the form.
+            via = self.initial.get("via")
+            self.initial.update(gpu=self.chosen_gpu.slug if self.chosen_gpu else "", count=self.chosen_count() or "",
+                                via=via if via in SIGNUP_VIA_PAGES else "")
+        if self.chosen_gpu is not None:
+            # Shown (and changeable) only when a link chose a GPU: nobody else gets an extra field.
+            self.fields["gpu"].widget = forms.Select(choices=[
+                ("", gettext("No particular GPU")), *GPU.objects.values_list("slug", "name"),
+            ])
         self.fields["consent"].label = consent_label(gettext(
             "I want to receive emails about the EverXCloud launch and agree to the processing of my data "
             "as described in the %(privacy_policy)s. I can unsubscribe at any time."
         ))
 
+    @staticmethod
+    def gpu_named(slug):
+        if not slug or not isinstance(slug, str) or len(slug) > 60:
+            return None
+        return GPU.objects.filter(slug=slug).first()
+
+    def chosen_count(self):
+        """The count the link carried, with its GPU only (a count without a GPU means nothing)."""
+        if self.chosen_gpu is None:
+            return None
+        return gpu_count(self.data.get("count") if self.is_bound else self.initial.get("count"))
+
+    def clean_gpu(self):
+        return self.gpu_named(self.cleaned_data["gpu"])
+
+    def clean_count(self):
+        return gpu_count(self.cleaned_data["count"]) if self.cleaned_data.get("gpu") else None
+
+    def clean_via(self):
+        via = self.cleaned_data["via"]
+        return via if via in SIGNUP_VIA_PAGES else ""
+
     def signup_fields(self):
-        return {field: self.cleaned_data[field] for field in ("email", "currency", "language", "workload")}
+        fields = {field: self.cleaned_data[field] for field in ("email", "currency", "language", "workload")}
+        return {**fields, "gpu": self.cleaned_data["gpu"], "gpu_count": self.cleaned_data["count"],
+                "via": self.cleaned_data["via"], "for_business": self.cleaned_data["business"]}
 
 
 class ProviderApplicationForm(PublicForm):

@@ -9,6 +9,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
 from workloads.models import Workload
 
@@ -33,7 +34,32 @@ class ConsentEvidence(models.Model):
         abstract = True
 
 
-class Signup(ConsentEvidence):
+# The largest GPU count a signup action may carry: more than any configuration the calculator recommends.
+MAX_SIGNUP_GPU_COUNT = 4096
+
+
+class SignupAnswers(models.Model):
+    """What a renter's signup form records beyond the address: the GPU (and count) and the page that led to it
+    (from the signup action's link, never typed), and the business confirmation."""
+
+    gpu = models.ForeignKey(
+        GPU, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("chosen GPU"),
+    )
+    gpu_count = models.PositiveIntegerField(
+        _("GPU count"), null=True, blank=True, validators=[MinValueValidator(1),
+                                                           MaxValueValidator(MAX_SIGNUP_GPU_COUNT)],
+    )
+    via = models.CharField(
+        _("page that led to the signup"), max_length=20, blank=True, choices=list(SIGNUP_VIA_PAGES.items()),
+    )
+    # False only for signups made before the form asked (the market sells to business customers only).
+    for_business = models.BooleanField(_("confirmed signing up for a business"), default=False)
+
+    class Meta:
+        abstract = True
+
+
+class Signup(SignupAnswers, ConsentEvidence):
     """A renter on the launch mailing list: subscribed once confirmed (double opt-in), until unsubscribed."""
 
     class Currency(models.TextChoices):
@@ -74,7 +100,7 @@ class Signup(ConsentEvidence):
         return self.confirmed_at is not None and self.unsubscribed_at is None
 
 
-class WaitlistRequest(ConsentEvidence):
+class WaitlistRequest(SignupAnswers, ConsentEvidence):
     """A submitted waitlist form, stored as it came: the mail worker (``manage.py send_outbox``) applies it
     to the waitlist and queues its confirmation mail, then deletes it. The request does this one insert
     whatever the address, so neither its answer nor its timing tells whether an address is on the list."""
@@ -272,6 +298,31 @@ class OutboxEmail(models.Model):
 
     def __str__(self):
         return f"{self.subject} → {self.recipient}"
+
+
+class Mailbox(models.Model):
+    """A mailbox the forms have mailed, known only by a keyed hash of its address (``pseudonyms.mailbox_hash``):
+    the row every request for that mailbox locks, so that its mail budget (``mail_budget.py``) is counted by one
+    request at a time on every worker."""
+
+    address_hash = models.CharField(max_length=64, unique=True, editable=False)
+
+    def __str__(self):
+        return f"{self.address_hash[:12]}…"
+
+
+class MailboxMail(models.Model):
+    """One mail a form queued for a mailbox (a confirmation, a refusal, an acknowledgement), counted against
+    its budget while younger than the budget's window, then deleted."""
+
+    mailbox = models.ForeignKey(Mailbox, on_delete=models.CASCADE, related_name="mails")
+    queued_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["mailbox", "queued_at"], name="mailbox_mail_recent")]
+
+    def __str__(self):
+        return f"{self.mailbox} {self.queued_at:%Y-%m-%d %H:%M}"
 
 
 class ErasureLog(models.Model):

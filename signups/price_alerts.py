@@ -3,9 +3,15 @@ opt-in, ``confirm``), mailing when a price change reaches the target (``apply_pr
 of ``catalog.price_events.price_changed``) and deleting (``delete``).
 
 - One alert per address and GPU: asking again for the same GPU changes the target. An alert not confirmed
-  yet takes the new answers and a new confirmation mail; a confirmed one keeps its target until the new
-  one is confirmed from its own mail, so nobody who merely knows an address can change its alerts.
-- One mailbox holds at most PRICE_ALERTS_PER_ADDRESS alerts, confirmed or not.
+  yet takes the new answers; a confirmed one keeps its target until the new one is confirmed, so nobody who
+  merely knows an address can change its alerts.
+- One click confirms every alert waiting at an address: a request made while the address's last confirmation
+  mail is still on its way (or went out minutes ago) joins that mail instead of sending another, and every
+  mail counts against the address's budget across all forms (``mail_budget.py``). Someone asking for four
+  GPUs gets one mail; someone aiming the form at a stranger gets the budget's mails at most.
+- One mailbox holds at most PRICE_ALERTS_PER_ADDRESS confirmed alerts; alerts never confirmed count for
+  nothing, so nobody can fill a stranger's slots: the owner's click confirms the waiting ones while there is
+  room and drops the rest.
 - A confirmed alert is active until the best price is at or below its target: then one mail is queued and
   the alert rests until the price has gone back above the target. A withdrawn offer changes nothing.
 - A confirmation when the price is already at or below the target mails at once, so an active alert always
@@ -19,17 +25,19 @@ from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from . import alert_confirmation, mails, outbox
+from . import alert_confirmation, mail_budget, mails, outbox
 from .confirmation import LinkState, well_formed
 from .erasure import delete_with_admin_history
-from .models import PriceAlert
+from .models import OutboxEmail, PriceAlert
 from .tokens import token_hash
 
-# A request for an alert whose confirmation mail went out sooner than this sends none and changes nothing:
-# nobody can flood a mailbox, or rewrite an alert its owner is about to confirm, through us.
+# A request for an alert whose confirmation mail went out sooner than this changes nothing, so nobody can
+# rewrite an alert its owner is about to confirm; a request for another GPU joins that mail.
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=15)
 # Rows per UPDATE when many alerts change state at once (SQLite limits the parameters of a statement).
 BATCH = 500
+# What an alert waiting for a click is: never confirmed, or a new target asked for a confirmed one.
+AWAITING_CONFIRMATION = Q(confirmed_at__isnull=True) | Q(requested_target_usd_per_hour__isnull=False)
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,12 @@ class PriceChangeOutcome:
     checked: int  # confirmed alerts of the changed GPUs the database narrowed them to, each then compared
     notified: int  # mails queued
     rearmed: int  # resting alerts active again
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    state: LinkState
+    alerts: tuple = ()  # the alerts this click confirmed, the link's own first
 
 
 def alerts_of(email):
@@ -48,21 +62,43 @@ def limit():
     return settings.PRICE_ALERTS_PER_ADDRESS
 
 
+def confirmation_on_its_way(email, now):
+    """Whether a confirmation mail of an alert of ``email`` is waiting to be sent, or went out minutes ago, and
+    its link not used yet: that link confirms every alert waiting at the address, so a new request joins it."""
+    return OutboxEmail.objects.filter(
+        Q(sent_at__isnull=True, next_attempt_at__isnull=False) | Q(created_at__gt=now - RESEND_CONFIRMATION_AFTER),
+        Q(alert_confirmation_for__confirmed_at__isnull=True)
+        | Q(alert_confirmation_for__requested_target_usd_per_hour__isnull=False),
+        alert_confirmation_for__email__lower=Lower(Value(email)),
+    ).exists()
+
+
+def ask_confirmation(mailbox, alert, target, now):
+    """Queue the confirmation mail of ``alert`` (new, or asked a new ``target``) unless one on its way confirms
+    it too, or the mailbox's budget is spent: then it waits for the next link its owner opens."""
+    if confirmation_on_its_way(alert.email, now) or not mail_budget.spend(mailbox, now):
+        return
+    mails.queue_alert_confirmation(alert, target)
+
+
 @transaction.atomic
 def subscribe(*, email, gpu, target, language, consent, now=None):
-    """Record the wish for an alert on ``gpu`` at ``target`` USD per GPU-hour and queue its confirmation
-    mail. When it would be one alert too many for the address, nothing is stored and the mail says so, with the
-    address's alerts and their delete links: the page answers the same either way, so it tells nobody what an
-    address holds.
+    """Record the wish for an alert on ``gpu`` at ``target`` USD per GPU-hour and ask for its confirmation.
+    When the address holds as many confirmed alerts as it may, nothing is stored and a mail says so (within the
+    budget), with the address's alerts and their delete links: the page answers the same either way, so it
+    tells nobody what an address holds.
 
     ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language, the
-    form's page)."""
+    form's page). Requests for one address take turns (the mailbox's lock)."""
     now = now or timezone.now()
+    mailbox = mail_budget.lock(email)
     alert = alerts_of(email).select_for_update().filter(gpu=gpu).first()
     if alert is None:
-        held = list(alerts_of(email).select_related("gpu").order_by("gpu__name"))
-        if len(held) >= limit():
-            mails.queue_alert_limit_reached(email=email, gpu=gpu, target=target, language=language, held=held)
+        held = alerts_of(email).filter(confirmed_at__isnull=False)
+        if held.count() >= limit():
+            if mail_budget.spend(mailbox, now):
+                mails.queue_alert_limit_reached(email=email, gpu=gpu, target=target, language=language,
+                                                held=list(held.select_related("gpu").order_by("gpu__name")))
             return None
         try:
             with transaction.atomic():
@@ -70,9 +106,9 @@ def subscribe(*, email, gpu, target, language, consent, now=None):
                     email=email, gpu=gpu, target_usd_per_hour=target, language=language, created_at=now,
                     **consent,
                 )
-        except IntegrityError:  # the same address and GPU from another request at this moment: that one won
+        except IntegrityError:  # the same address and GPU, spelt otherwise, from another request: that one won
             return alerts_of(email).get(gpu=gpu)
-        mails.queue_alert_confirmation(alert, target)
+        ask_confirmation(mailbox, alert, target, now)
         return alert
     if alert.confirmation_mails.filter(created_at__gt=now - RESEND_CONFIRMATION_AFTER).exists():
         return alert
@@ -84,37 +120,73 @@ def subscribe(*, email, gpu, target, language, consent, now=None):
         return alert
     else:
         alert.requested_target_usd_per_hour = target
-    # Links already mailed die: only the new mail's link confirms these answers.
+    # Its own links already mailed die, and its mails not sent yet go: they name other answers.
     alert.confirmation_token_hash = alert.confirmation_expires_at = None
     alert.save()
-    mails.queue_alert_confirmation(alert, target)
+    alert.confirmation_mails.filter(sent_at__isnull=True).delete()
+    ask_confirmation(mailbox, alert, target, now)
     return alert
 
 
+def awaiting(token, now):
+    return (PriceAlert.objects.select_related("gpu").filter(AWAITING_CONFIRMATION)
+            .filter(confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now))
+
+
 @transaction.atomic
-def confirm(token, now=None):
-    """Confirm the alert (or the new target) the token was mailed for: CONFIRMED, or the state that
-    prevented it. Locked, so of two clicks at the same moment exactly one confirms."""
+def confirm_all(token, now=None):
+    """Confirm, with the link of one alert, every alert waiting at its address (and new targets asked for
+    confirmed ones), while the address holds fewer confirmed alerts than it may; the ones beyond are dropped.
+    Returns a ``Confirmation``: CONFIRMED and the alerts, or the state that prevented it. Under the mailbox's
+    lock, so of two clicks at the same moment exactly one confirms."""
     if not well_formed(token):
-        return LinkState.UNKNOWN
+        return Confirmation(LinkState.UNKNOWN)
     now = now or timezone.now()
-    alert = (
-        PriceAlert.objects.select_for_update(of=("self",)).select_related("gpu")
-        .filter(confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now)
-        .filter(Q(confirmed_at__isnull=True) | Q(requested_target_usd_per_hour__isnull=False))
-        .first()
-    )
+    alert = awaiting(token, now).first()
+    if alert is not None:
+        mail_budget.lock(alert.email)
+        alert = awaiting(token, now).first()  # again, under the lock
     if alert is None:
-        return alert_confirmation.link_state(alert_confirmation.alert_for(token))
-    alert.confirmed_at = alert.confirmed_at or now
-    if alert.requested_target_usd_per_hour is not None:
-        alert.target_usd_per_hour, alert.requested_target_usd_per_hour = alert.requested_target_usd_per_hour, None
-    alert.state = PriceAlert.State.ACTIVE
-    alert.save(update_fields=["confirmed_at", "target_usd_per_hour", "requested_target_usd_per_hour", "state"])
-    price = alert.gpu.price_usd_per_hour
-    if price is not None and price <= alert.target_usd_per_hour:
-        notify([(alert, alert.gpu, price)], now)
-    return LinkState.CONFIRMED
+        return Confirmation(alert_confirmation.link_state(alert_confirmation.alert_for(token)))
+    waiting = sorted(
+        alerts_of(alert.email).select_for_update(of=("self",)).select_related("gpu").filter(AWAITING_CONFIRMATION),
+        key=lambda row: (row.pk != alert.pk, row.created_at, row.pk),
+    )
+    room = limit() - alerts_of(alert.email).filter(confirmed_at__isnull=False).count()
+    confirmed, dropped = [], []
+    for row in waiting:
+        if row.confirmed_at is None and room <= 0:
+            dropped.append(row.pk)
+            continue
+        if row.confirmed_at is None:
+            row.confirmed_at, room = now, room - 1
+        if row.requested_target_usd_per_hour is not None:
+            row.target_usd_per_hour, row.requested_target_usd_per_hour = row.requested_target_usd_per_hour, None
+        row.state = PriceAlert.State.ACTIVE
+        row.save(update_fields=["confirmed_at", "target_usd_per_hour", "requested_target_usd_per_hour", "state"])
+        confirmed.append(row)
+    delete_with_admin_history(PriceAlert.objects.filter(pk__in=dropped))
+    if not confirmed or confirmed[0].pk != alert.pk:  # no room left for the link's own alert
+        return Confirmation(LinkState.EXPIRED, tuple(confirmed))
+    reached = [(row, row.gpu, row.gpu.price_usd_per_hour) for row in confirmed
+               if row.gpu.price_usd_per_hour is not None and row.gpu.price_usd_per_hour <= row.target_usd_per_hour]
+    if reached:
+        notify(reached, now)
+        for row, _gpu, _price in reached:
+            row.state = PriceAlert.State.RESTING
+    return Confirmation(LinkState.CONFIRMED, tuple(confirmed))
+
+
+def also_waiting(alert):
+    """The other alerts waiting for a click at the address of ``alert``: its link confirms them too."""
+    return list(alerts_of(alert.email).filter(AWAITING_CONFIRMATION).exclude(pk=alert.pk)
+                .select_related("gpu").order_by("created_at", "pk"))
+
+
+def confirm(token, now=None):
+    """Confirm the alert (or the new target) the token was mailed for, with every alert waiting at its
+    address: CONFIRMED, or the state that prevented it."""
+    return confirm_all(token, now).state
 
 
 def notify(alerts, now):

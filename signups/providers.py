@@ -2,7 +2,8 @@
 
 An application sent again is not stored twice, nor acknowledged twice: the same form (its submission key,
 also when both arrive at once: the key is unique), or the same company from the same address within
-``RESUBMIT_WINDOW`` (the form filled in again after going back)."""
+``RESUBMIT_WINDOW`` (the form filled in again after going back). The acknowledgement counts against the
+address's mail budget (``mail_budget.py``): the application is stored even when the budget is spent."""
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -10,7 +11,7 @@ from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from . import mails
+from . import mail_budget, mails
 from .models import ProviderApplication
 
 RESUBMIT_WINDOW = timedelta(days=1)
@@ -27,6 +28,7 @@ def is_repeat(*, submission, email, company):
 @transaction.atomic
 def apply(*, submission, consent, language, **answers):
     """The stored application, or None when it repeats one already stored."""
+    mailbox = mail_budget.lock(answers["email"])
     if is_repeat(submission=submission, email=answers["email"], company=answers["company"]):
         return None
     try:
@@ -36,5 +38,6 @@ def apply(*, submission, consent, language, **answers):
             )
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         return None
-    mails.queue_provider_acknowledgement(application)
+    if mail_budget.spend(mailbox):
+        mails.queue_provider_acknowledgement(application)
     return application

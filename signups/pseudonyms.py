@@ -1,4 +1,5 @@
-"""Keyed hashes of personal data: the erasure log's address and the rate limit's client address.
+"""Keyed hashes of personal data: the erasure log's address, the rate limit's client address and the mail
+budget's mailbox.
 
 A plain SHA-256 of an email or IP address is no protection: anyone can hash a list of addresses (or all
 4 billion IPv4 addresses) and compare. An HMAC keyed with a secret only this site holds cannot be
@@ -14,6 +15,7 @@ from django.utils.crypto import salted_hmac
 
 ERASURE_SALT = "signups.pseudonyms.erasure-log-email"
 CLIENT_ADDRESS_SALT = "signups.pseudonyms.rate-limit-client-address"
+MAILBOX_SALT = "signups.pseudonyms.mail-budget-mailbox"
 
 
 def keyed_hash(value, salt, secret=None):
@@ -38,3 +40,8 @@ def erasure_hashes(address_key):
 def client_address_hash(address):
     """The rate limit's name for a client address in the shared cache."""
     return keyed_hash(address, CLIENT_ADDRESS_SALT)[:32]
+
+
+def mailbox_hash(address_key):
+    """The mail budget's name for a mailbox (``addresses.key``): one hash however the address is spelt."""
+    return keyed_hash(address_key, MAILBOX_SALT)

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from . import mail_budget
 from .erasure import delete_with_admin_history
 from .models import OutboxEmail, PriceAlert, Signup, WaitlistRequest
 
@@ -72,9 +73,11 @@ def purge(lapsed_rows, mail_link):
 @transaction.atomic
 def purge_unconfirmed(now=None):
     """Delete the signups and price alerts never confirmed whose time is up, their mails and the admin's
-    history of them, and the waiting requests as old; returns how many of each."""
+    history of them, the waiting requests as old, and the mail budgets' spent rows; returns how many of each
+    (but the budgets')."""
     now = now or timezone.now()
     signups, signup_mails = purge(lapsed_signups(now), "confirmation_for")
     requests, _ = WaitlistRequest.objects.filter(received_at__lt=cutoff(now)).delete()
     alerts, alert_mails = purge(lapsed_alerts(now), "alert_confirmation_for")
+    mail_budget.purge_spent(now)  # only keyed hashes, kept no longer than a budget counts them
     return Purged(signups=signups, mails=signup_mails + alert_mails, requests=requests, alerts=alerts)

@@ -76,8 +76,16 @@ class SignupView(PublicFormView):
     template_name = "signups/signup_form.html"
     view_name = "signups:signup"
     success_url = reverse_lazy("signups:signup_thanks")
-    title = gettext_lazy("Join the EverXCloud waitlist")
-    description = gettext_lazy("Sign up to hear when the EverXCloud GPU spot market opens, in your language.")
+    title = gettext_lazy("Create your EverXCloud account")
+    description = gettext_lazy("Create your account now: we open it when the EverXCloud GPU spot market opens, "
+                               "and send you the launch news in your language.")
+
+    def get_initial(self):
+        initial = super().get_initial()
+        if self.request.method != "POST":
+            # From the signup action's link (``signup_actions``); the form keeps only what it knows.
+            initial.update({key: self.request.GET.get(key) for key in ("gpu", "count", "via")})
+        return initial
 
     def save(self, form, consent):
         waitlist.request_to_join(**form.signup_fields(), consent=consent)

@@ -12,17 +12,24 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from . import mails
+from . import mail_budget, mails
 from .models import Signup, WaitlistRequest
 
-# A pending address asked again sooner than this gets no second mail: nobody can flood a mailbox through us.
+# A pending address asked again sooner than this gets no second mail; beyond it the mailbox's budget
+# (``mail_budget.py``) bounds the mails, whatever form asks.
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=15)
 
 
-def request_to_join(*, email, currency, language, workload, consent):
+# What a request carries beyond address, currency, language and workload, to the signup as it came.
+ANSWER_FIELDS = ("gpu_id", "gpu_count", "via", "for_business")
+
+
+def request_to_join(*, email, currency, language, workload, consent, gpu=None, gpu_count=None, via="",
+                    for_business=False):
     """What a signup request does, for any address: store its answers and consent for the worker."""
     return WaitlistRequest.objects.create(
-        email=email, currency=currency, language=language, workload=workload, **consent,
+        email=email, currency=currency, language=language, workload=workload, gpu=gpu, gpu_count=gpu_count,
+        via=via, for_business=for_business, **consent,
     )
 
 
@@ -38,6 +45,7 @@ def apply_requests(limit=100):
             join(
                 email=request.email, currency=request.currency, language=request.language,
                 workload_id=request.workload_id, at=request.received_at,
+                answers={field: getattr(request, field) for field in ANSWER_FIELDS},
                 consent={field: getattr(request, field) for field in (
                     "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
                 )},
@@ -48,29 +56,37 @@ def apply_requests(limit=100):
 
 
 @transaction.atomic
-def join(*, email, currency, language, workload_id, consent, at):
+def join(*, email, currency, language, workload_id, consent, at, answers=None):
     """Record a signup made at ``at`` and queue its confirmation mail, in one transaction.
 
     ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language,
-    the form's page). A confirmed address is left as it is; a pending or unsubscribed one takes this
-    request's answers and consent, and a new confirmation mail."""
+    the form's page), ``answers`` the GPU, count, page and business confirmation (``ANSWER_FIELDS``). A
+    confirmed address is left as it is; a pending or unsubscribed one takes this request's answers and
+    consent, and a new confirmation mail, while the mailbox's budget (``mail_budget.py``) has room."""
     request_fields = {"currency": currency, "language": language, "workload_id": workload_id, **consent,
-                      "signed_up_at": at}
+                      **(answers or {}), "signed_up_at": at}
+    mailbox = mail_budget.lock(email)
     # Lowercased by the database on both sides, exactly as the unique constraint compares them.
     signup, created = Signup.objects.get_or_create(
         email__lower=Lower(Value(email)), defaults={"email": email, **request_fields},
     )
-    if not created:
-        signup = Signup.objects.select_for_update().get(pk=signup.pk)
-        pending = signup.unsubscribed_at is None
-        if signup.is_subscribed or (pending and signup.signed_up_at > at - RESEND_CONFIRMATION_AFTER):
-            return signup
-        for field, value in request_fields.items():
-            setattr(signup, field, value)
-        signup.email, signup.confirmed_at, signup.unsubscribed_at = email, None, None
-        # Links already mailed die: only the new mail's link confirms these answers.
-        signup.confirmation_token_hash = signup.confirmation_expires_at = None
-        signup.save()
+    if created:
+        if mail_budget.spend(mailbox):
+            mails.queue_confirmation(signup)
+        return signup
+    signup = Signup.objects.select_for_update().get(pk=signup.pk)
+    pending = signup.unsubscribed_at is None
+    if signup.is_subscribed or (pending and signup.signed_up_at > at - RESEND_CONFIRMATION_AFTER):
+        return signup
+    # Over the mailbox's budget the signup stays as it was, and so do the links it has mailed.
+    if not mail_budget.spend(mailbox):
+        return signup
+    for field, value in request_fields.items():
+        setattr(signup, field, value)
+    signup.email, signup.confirmed_at, signup.unsubscribed_at = email, None, None
+    # Links already mailed die: only the new mail's link confirms these answers.
+    signup.confirmation_token_hash = signup.confirmation_expires_at = None
+    signup.save()
     mails.queue_confirmation(signup)
     return signup
 

@@ -1,13 +1,14 @@
 """The landing page's content, loaded once per content version in each process, as ``workloads.snapshot``
 keeps the workload content: a home page missing from the page cache then renders without a query, and the
-first render after an editor's change (to the text or to a featured GPU's price) reloads it (6 queries,
-however many GPUs are featured).
+first render after an editor's change (to the text or to a featured GPU's price) reloads it (7 queries,
+however many GPUs are featured or priced).
 
 Model instances in the snapshot are shared by every request of the process: read them, never change them."""
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from catalog.models import GPU
 from core.per_version import PerContentVersion
 
 from .models import FeaturedGPU, LandingPage
@@ -17,6 +18,7 @@ from .models import FeaturedGPU, LandingPage
 class LandingContent:
     version: int
     page: LandingPage | None
+    ladder_gpus: tuple = ()  # every GPU with a live price, for the price ladder
 
     def priced_gpus(self):
         """The featured GPUs that have a live price, in the editors' order."""
@@ -31,7 +33,8 @@ def load(version):
         "renter_steps", "provider_steps", "facts", "faqs",
         Prefetch("featured_gpus", queryset=FeaturedGPU.objects.select_related("gpu")),
     ).first()
-    return LandingContent(version=version, page=page)
+    ladder_gpus = tuple(GPU.objects.exclude(price_usd_per_hour=None).order_by("price_usd_per_hour", "name"))
+    return LandingContent(version=version, page=page, ladder_gpus=ladder_gpus)
 
 
 # The snapshot of the current content version, loaded now if this process has not got it yet.

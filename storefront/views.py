@@ -4,17 +4,20 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog.specs import spec_text
-from core.formatting import format_price_per_hour
+from company.structured_data import organization_details
+from core.formatting import format_price_per_hour, format_usd
 from core.page_cache import cached_page
 from core.pages import absolute_url, page_context, urls_by_language
 from workloads.snapshot import workload_content
 from workloads.views import faq_page
 
+from .price_ladder import price_ladder
 from .snapshot import landing_content
 
 
 def organization(request):
-    """schema.org Organization for the home page."""
+    """schema.org Organization for the home page: the brand, and the company behind it from the operator
+    record."""
     return {
         "@context": "https://schema.org",
         "@type": "Organization",
@@ -22,6 +25,7 @@ def organization(request):
         "url": absolute_url("/"),
         "logo": absolute_url(static("icons/icon-512.png")),
         "description": _("GPU spot market: prepaid balance in EUR, USD or GBP, GPU hours billed by the hour."),
+        **organization_details(),
     }
 
 
@@ -36,6 +40,23 @@ def price_cards(gpus, language):
         }
         for gpu in gpus
     ]
+
+
+def price_ladder_chart(gpus):
+    """Every live price as a ladder, cheapest first, in the active language; None without prices."""
+    if not gpus:
+        return None
+    return {
+        "title": _("What one GPU-hour costs, cheapest first"),
+        "note": _("Best live price per GPU-hour, before tax; each bar starts at zero."),
+        "count": len(gpus),
+        "lowest": format_usd(min(gpu.price_usd_per_hour for gpu in gpus)),
+        "highest": format_usd(max(gpu.price_usd_per_hour for gpu in gpus)),
+        "layout": price_ladder([
+            (gpu.name, spec_text(gpu, "memory_gb"), gpu.price_usd_per_hour, format_usd(gpu.price_usd_per_hour))
+            for gpu in gpus
+        ]),
+    }
 
 
 @cached_page
@@ -53,9 +74,11 @@ def home(request):
         structured_data=structured_data,
     )
     content = workload_content()
+    priced_gpus = landing.priced_gpus()
     context.update({
         "landing": page,
-        "price_cards": price_cards(landing.priced_gpus(), language),
+        "price_cards": price_cards(priced_gpus, language),
+        "price_ladder": price_ladder_chart(landing.ladder_gpus),
         "workloads": content.links(content.named_in(language), language),
         "calls_to_action": content.calls_to_action,
     })

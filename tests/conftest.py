@@ -4,7 +4,7 @@ import sys
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
@@ -57,7 +57,8 @@ def default_language():
 def forget_the_cache():
     """An empty cache, as this process would first see it: no outage noticed in the last second, no
     content version read (a test of an outage leaves both behind; the next test starts within the second)."""
-    cache.clear()
+    for alias in settings.CACHES:
+        caches[alias].clear()
     shared_cache._unavailable_until = 0.0
     content_version._known, content_version._bump_pending = (None, 0.0), False
 

@@ -38,3 +38,10 @@ def vnu_errors(bodies, directory, timeout=600):
     )
     messages = json.loads(result.stderr or result.stdout)["messages"]
     return [f"{paths.get(m.get('url'), m.get('url'))}: {m.get('message')} «{m.get('extract', '')}»" for m in messages]
+
+
+def box_in_first_screen(locator, viewport):
+    """Whether ``locator``'s element lies wholly inside the first screen of ``viewport``, and its box."""
+    box = locator.bounding_box()
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= viewport["width"] and box["y"] + box["height"] <= viewport["height"]), box

@@ -24,6 +24,9 @@ PRODUCTION_SECRET = "test-production-secret-key-long-enough-for-the-deploy-check
 SITE_URL = "https://www.everx.example"
 # The table of the production settings' shared cache without REDIS_URL (everx/settings/base.py).
 DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
+# The servers' own aliases (everx/settings/base.py without REDIS_URL): state, and pages apart.
+DATABASE_CACHES = {"default": {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache"},
+                   "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache"}}
 
 
 def free_port():
@@ -70,10 +73,11 @@ def empty_database_cache():
     """The servers' shared cache table in the test database, created if missing and emptied: what one
     test's servers cached (the content version among it) must not reach the next test's. The tests' own
     process uses a per-process cache (everx/settings/test.py)."""
-    with override_settings(CACHES={"default": DATABASE_CACHE}):
+    with override_settings(CACHES=DATABASE_CACHES):
         call_command("createcachetable", verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM django_cache")
+        cursor.execute("DELETE FROM page_cache")
 
 
 def wait_until_healthy(url, process, seconds=30):

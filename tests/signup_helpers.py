@@ -31,7 +31,7 @@ UNSUBSCRIBE_LINK = link_pattern("signups:unsubscribe", "key", SAMPLE_UUID)
 
 
 def signup_data(**overrides):
-    data = {"email": "ana@example.com", "currency": "EUR", "language": "es", "consent": "on"}
+    data = {"email": "ana@example.com", "currency": "EUR", "language": "es", "business": "on", "consent": "on"}
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
 

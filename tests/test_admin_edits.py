@@ -17,6 +17,7 @@ from workloads.models import Workload
 from .deck import squash
 from .editors import change_form_data
 from .html import Page, parse
+from .languages import LANGUAGES
 from .localized_urls import url_in
 
 
@@ -116,7 +117,7 @@ def test_admin_translation_tabs_load_jquery_ui_from_this_site(admin_client_logge
     body = admin_client_logged_in.get(reverse("admin:workloads_workload_change", args=[workload.pk])).content.decode()
     assert "/static/vendor/jquery-ui-1.13.3/jquery-ui.min.js" in body
     assert "googleapis" not in body and "//ajax." not in body
-    for language in ("es", "pt", "de", "en"):
+    for language in LANGUAGES:
         assert f'name="title_{language}"' in body
     assert admin_client_logged_in.get("/static/vendor/jquery-ui-1.13.3/jquery-ui.min.js").status_code == 200
 
@@ -125,7 +126,7 @@ def path_segments(view_name, language):
     return [segment for segment in url_in(language, view_name).split("/") if segment]
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_gpu_slug_that_is_another_pages_address_is_refused(admin_client_logged_in, launch_content, language):
     # /<language>/gpus/<slug>/ would be the comparison page's address: the GPU's page could not be reached.
     taken = path_segments("catalog:compare", language)[-1]

@@ -67,7 +67,7 @@ def test_with_redis_stopped_pages_are_served_and_logins_refused(site_on_redis):
     assert "desde2,88US$" in squash(Browserless(url).request("GET", cached_path)[2])
 
     status, body = healthz(url)
-    assert status == 200 and body == {"status": "degraded", "database": "ok", "cache": "failing"}
+    assert status == 200 and body == {"status": "degraded", "database": "ok", "cache": "failing", "mail_queue": "ok"}
 
     # Failed logins cannot be counted: the admin login is refused, the right password too.
     status, headers, _page = log_in_status(url, PASSWORD)
@@ -81,7 +81,7 @@ def test_with_redis_stopped_pages_are_served_and_logins_refused(site_on_redis):
 
     with redis_process(port=int(redis_url.rsplit(":", 1)[1].split("/")[0])):
         time.sleep(1.2)
-        assert healthz(url) == (200, {"status": "ok", "database": "ok", "cache": "ok"})
+        assert healthz(url) == (200, {"status": "ok", "database": "ok", "cache": "ok", "mail_queue": "ok"})
         assert log_in_status(url, PASSWORD)[0] == 302
 
 

@@ -4,7 +4,8 @@ alternatives by their stated rules; and what every new page shares: URLs, sitema
 and a description in its language, and a query count that does not grow with the number of GPUs."""
 import csv
 import re
-from datetime import UTC, datetime
+import tomllib
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from urllib.parse import urlsplit
@@ -15,12 +16,13 @@ from django.urls import resolve
 from django.utils import translation
 from django.utils.translation import gettext
 
-from catalog.loading import GPUS_CSV
+from catalog.loading import GPUS_CSV, TRANSLATIONS_TOML
 from catalog.models import GPU
 from core.formatting import format_date_time, format_number, format_share, format_usd
 from workloads.models import Workload
 
 from .html import fetch, parse
+from .languages import LANGUAGES
 from .localized_numbers import numbers_in
 from .localized_urls import url_in
 from .queries import add_test_gpus, page_queries
@@ -28,7 +30,8 @@ from .queries import add_test_gpus, page_queries
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = list(csv.DictReader(handle))
 CSV = {row["slug"]: row for row in CSV_ROWS}
-LANGUAGES = ("es", "pt", "de", "en")
+with open(TRANSLATIONS_TOML, "rb") as handle:
+    DATA_TRANSLATIONS = tomllib.load(handle)
 BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 
 
@@ -54,8 +57,9 @@ def expected_order(key, descending, rows=CSV_ROWS):
 
 SORT_KEYS = {
     "memory": (lambda row: Decimal(row["memory_gb"]), True),
-    "bandwidth": (lambda row: decimal_or_none(row["bandwidth_gbs"]), True),
-    "bf16": (lambda row: decimal_or_none(row["bf16_dense_tflops"]), True),
+    # A figure derived from a system figure sorts with the published ones.
+    "bandwidth": (lambda row: decimal_or_none(row["bandwidth_gbs"] or row["bandwidth_gbs_derived"]), True),
+    "bf16": (lambda row: decimal_or_none(row["bf16_dense_tflops"] or row["bf16_dense_tflops_derived"]), True),
     "price": (lambda row: Decimal(row["price_usd_per_hour"]), False),
     "price-per-gb": (lambda row: Decimal(row["price_usd_per_hour"]) / Decimal(row["memory_gb"]), False),
 }
@@ -74,17 +78,26 @@ def test_the_catalogue_lists_every_gpu_with_its_key_specs(client, launch_content
         _name, memory, memory_type, bandwidth, bf16, price, per_gb, change = row
         assert numbers_in(memory, "es") == [Decimal(gpu["memory_gb"])]
         assert memory_type == gpu["memory_type"]
-        for cell, raw in ((bandwidth, gpu["bandwidth_gbs"]), (bf16, gpu["bf16_dense_tflops"])):
+        for cell, field in ((bandwidth, "bandwidth_gbs"), (bf16, "bf16_dense_tflops")):
+            raw, derived = gpu[field], gpu[f"{field}_derived"]
             if raw:
                 assert numbers_in(cell, "es") == [Decimal(raw)]
+            elif derived:  # not published per GPU, the figure derived from the system's beside it
+                with translation.override("es"):
+                    assert cell.startswith(gettext("Not published per GPU") + " · ≈ ")
+                assert numbers_in(cell.split("≈")[1], "es") == [Decimal(derived)]
             else:
                 with translation.override("es"):
                     assert cell == gettext("Not published")
         assert numbers_in(price, "es") == [Decimal(gpu["price_usd_per_hour"])]
         per_gb_expected = (Decimal(gpu["price_usd_per_hour"]) / Decimal(gpu["memory_gb"])).quantize(Decimal("0.0001"))
         assert numbers_in(per_gb, "es") == [per_gb_expected]
-        with translation.override("es"):  # the launch content's prices are its only ones, loaded now
-            assert change == gettext("No earlier price")
+        # The launch prices are the only ones, dated by the launch data: a week after that date they are the
+        # earlier price too.
+        launch = datetime.fromisoformat(gpu["price_date"]).replace(tzinfo=UTC)
+        with translation.override("es"):
+            week_old = datetime.now(UTC) - timedelta(days=7) >= launch
+            assert change == gettext("No change" if week_old else "No earlier price")
 
 
 @pytest.mark.parametrize("sort", list(SORT_KEYS))
@@ -164,7 +177,8 @@ def test_the_filters_are_a_labelled_get_form(client, launch_content):
     document = fetch(client, url_in("pt", "catalog:gpu_list", {"min_memory": "x"}))
     form = document.find("form", action=url_in("pt", "catalog:gpu_list"))
     assert form.attrs["method"] == "get" and form.find("fieldset").find("legend")
-    for field in form.find_all("select") + form.find_all("input"):
+    visible_inputs = [field for field in form.find_all("input") if field.attrs.get("type") != "hidden"]
+    for field in form.find_all("select") + visible_inputs:
         assert form.find("label", for_=field.attrs["id"]) is not None
     minimum = form.find("input", name="min_memory")
     assert minimum.attrs["inputmode"] == "decimal"
@@ -191,14 +205,18 @@ def test_every_spec_with_units_and_not_published(client, launch_content, languag
     assert len(cells) == len(SPEC_FIELDS)
     with translation.override(language):
         missing, not_supported = gettext("Not published"), gettext("not supported by this GPU")
+        missing_per_gpu = gettext("Not published per GPU")
     for cell, field in zip(cells, SPEC_FIELDS, strict=True):
-        raw = row[field]
-        if raw == "":
+        raw, derived = row[field], row.get(f"{field}_derived")
+        if raw == "" and derived:
+            assert cell.startswith(missing_per_gpu + " · ≈ "), field
+            assert numbers_in(cell.split("≈")[1], language) == [Decimal(derived)], field
+        elif raw == "":
             assert cell == missing, field
         elif raw == "n/a":
             assert cell == "—" + not_supported, field
-        elif field in TEXT_FIELDS:
-            assert cell == raw, field
+        elif field in TEXT_FIELDS:  # words in the page's language, as the launch data translates them
+            assert cell == DATA_TRANSLATIONS.get(raw, {}).get(language, raw), field
         elif field == "rt_cores":
             assert numbers_in(cell, language) == [Decimal(n) for n in re.findall(r"\d+", raw)]
         else:
@@ -206,7 +224,7 @@ def test_every_spec_with_units_and_not_published(client, launch_content, languag
     units = {"memory_gb": "GB", "bandwidth_gbs": "GB/s", "bf16_dense_tflops": "TFLOPS", "max_power_w": "W"}
     for field, unit in units.items():
         cell = cells[SPEC_FIELDS.index(field)]
-        assert cell == missing or cell.endswith(" " + unit), (field, cell)
+        assert cell == missing or cell.endswith(" " + unit) or f" {unit}, " in cell, (field, cell)
 
 
 def test_unknown_gpus_get_a_localized_404(client, launch_content):
@@ -219,7 +237,7 @@ def test_unknown_gpus_get_a_localized_404(client, launch_content):
 def test_the_live_price_with_its_localized_time(client, launch_content, language):
     moment = datetime(2026, 11, 30, 14, 5, 9, tzinfo=UTC)
     gpu = GPU.objects.get(slug="h200")
-    gpu.price_updated_at = moment
+    gpu.price_updated_at, gpu.price_source = moment, "import"  # an imported price says when it was updated
     gpu.save()
     document = fetch(client, url_in(language, "catalog:gpu_detail", slug="h200"))
     section = document.find("section", aria_labelledby="price-heading")
@@ -263,14 +281,18 @@ def cheaper(slug):
                                             row["name"]), default=None)
 
 
+def bf16_of(row):
+    """Dense BF16 as published, else as derived from the system figure (B200, B300)."""
+    return decimal_or_none(row["bf16_dense_tflops"] or row["bf16_dense_tflops_derived"])
+
+
 def faster(slug):
-    own = CSV[slug]
-    if not own["bf16_dense_tflops"]:
+    own = bf16_of(CSV[slug])
+    if own is None:
         return None
-    candidates = [row for row in CSV_ROWS if row["bf16_dense_tflops"]
-                  and Decimal(row["bf16_dense_tflops"]) > Decimal(own["bf16_dense_tflops"])]
-    return min(candidates, key=lambda row: (Decimal(row["price_usd_per_hour"]), -Decimal(row["bf16_dense_tflops"]),
-                                            row["name"]), default=None)
+    candidates = [row for row in CSV_ROWS if bf16_of(row) is not None and bf16_of(row) > own]
+    return min(candidates, key=lambda row: (Decimal(row["price_usd_per_hour"]), -bf16_of(row), row["name"]),
+               default=None)
 
 
 def more_memory(slug):
@@ -307,7 +329,8 @@ def test_the_cheapest_gpu_has_no_cheaper_alternative_and_the_largest_no_more_mem
     assert gettext("No GPU in the catalogue costs less per hour.") in cheapest.text
     largest = fetch(client, url_in("en", "catalog:gpu_detail", slug="b300"))
     assert gettext("No GPU in the catalogue with a live price has more memory.") in largest.text
-    assert "dense BF16 throughput, so no other is faster" in largest.text
+    # Its BF16 is derived from the HGX board's figure (2,250 TFLOPS, as the B200's): none is faster.
+    assert gettext("No GPU in the catalogue with a live price has more dense BF16 throughput.") in largest.text
 
 
 # 3. What every new page shares.
@@ -389,7 +412,7 @@ def test_catalog_paths_and_workload_slugs_do_not_collide(client, launch_content)
     for language in LANGUAGES:
         with translation.override(language):
             for address in new_pages(language):
-                assert resolve(urlsplit(address).path).namespace == "catalog", address
+                assert resolve(urlsplit(address).path).namespace in ("catalog", "estimator"), address
             for workload in Workload.objects.filter(is_published=True):
                 if language in workload.page_languages():
                     assert resolve(workload.get_absolute_url(language)).url_name == "workload"

@@ -28,13 +28,13 @@ from workloads.snapshot import workload_content
 
 from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
 from .html import fetch, parse
+from .languages import LANGUAGES
 from .localized_numbers import numbers_in
 from .queries import add_test_gpus, page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV = {row["slug"]: row for row in csv.DictReader(handle)}
 
-LANGUAGES = ["es", "pt", "de", "en"]
 WORKLOAD_KEYS = ["llm-training", "fine-tuning", "llm-inference", "image-video-generation", "rendering-vfx",
                  "scientific-computing"]
 # The column each launch workload plots: its chart_column, or the first "largest model that fits" column,
@@ -352,11 +352,18 @@ def test_chart_column_is_validated_and_chosen(launch_content):
 # 3. The GPU pages.
 
 
+def value_in_file(row, field):
+    """A GPU's figure as the rank chart places it: the published one, else the one derived from the vendor's system
+    figure (B200/B300 bandwidth), else None."""
+    text = row[field] or row.get(f"{field}_derived", "")
+    return Decimal(text) if text else None
+
+
 def rank_in_file(slug, field, more_is_better):
-    values = [Decimal(row[field]) for row in CSV.values() if row[field]]
-    if not CSV[slug][field]:
+    values = published(field)
+    own = value_in_file(CSV[slug], field)
+    if own is None:
         return None, len(values)
-    own = Decimal(CSV[slug][field])
     return 1 + sum(1 for value in values if (value > own if more_is_better else value < own)), len(values)
 
 
@@ -364,7 +371,7 @@ RANKED = [("memory_gb", True), ("bandwidth_gbs", True), ("price_usd_per_hour", F
 
 
 def published(field):
-    return [Decimal(row[field]) for row in CSV.values() if row[field]]
+    return [value for row in CSV.values() if (value := value_in_file(row, field)) is not None]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -399,11 +406,12 @@ def test_gpu_page_ranks_match_the_gpu_table(client, launch_content, language):
         assert [len(circles) for circles in marks] == [len(published(field)) for field, _more in RANKED]
         currents = iter(svg.find_all("circle", class_="chart-point-current"))
         for (field, _more), strip in zip(RANKED, strips, strict=True):
-            if not CSV[slug][field]:
+            own = value_in_file(CSV[slug], field)
+            if own is None:
                 continue
             current, values = next(currents), published(field)
             x1, x2 = int(strip.attrs["x1"]), int(strip.attrs["x2"])
-            expected_x = x1 + (Decimal(CSV[slug][field]) - min(values)) / (max(values) - min(values)) * (x2 - x1)
+            expected_x = x1 + (own - min(values)) / (max(values) - min(values)) * (x2 - x1)
             assert abs(int(current.attrs["cx"]) - expected_x) <= Decimal("0.5")
             assert current.attrs["cy"] == strip.attrs["y1"]
         assert next(currents, None) is None
@@ -412,7 +420,7 @@ def test_gpu_page_ranks_match_the_gpu_table(client, launch_content, language):
 def test_rank_text_has_no_english_ordinals(launch_content):
     gpus = list(GPU.objects.all())
     gpu = next(gpu for gpu in gpus if gpu.slug == "h100-sxm")
-    for language, text in (("es", "n.º 8 de 15"), ("pt", "nº 8 de 15"), ("de", "Platz 8 von 15"), ("en", "#8 of 15")):
+    for language, text in (("es", "n.º 8 de 15"), ("pt", "n.º 8 de 15"), ("de", "Platz 8 von 15"), ("en", "#8 of 15")):
         with translation.override(language):
             assert gpu_ranking(gpu, gpus).rankings[0].rank_text == text
     assert not re.search(r"\d(st|nd|rd|th)\b", str([r.rank_text for r in gpu_ranking(gpu, gpus).rankings]))

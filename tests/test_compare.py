@@ -20,6 +20,7 @@ from workloads.models import Workload, WorkloadColumn
 
 from .expected_sizing import USABLE_SHARE, step_floor
 from .html import fetch, parse
+from .languages import LANGUAGES
 from .localized_numbers import SEPARATORS
 from .localized_urls import url_in
 from .queries import add_test_gpus, page_queries
@@ -81,7 +82,7 @@ def test_the_chosen_gpus_stay_checked(client, launch_content):
     assert checked == {"h100-sxm", "a100-sxm"}
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("gpus, params, field, message", [
     (("h100-sxm",), {}, "gpu", "Choose two to four GPUs."),
     (("h100-sxm", "a100-sxm", "h200", "b200", "b300"), {}, "gpu", "Choose two to four GPUs."),
@@ -138,14 +139,18 @@ def test_every_spec_is_compared_with_not_published_where_missing(client, launch_
     header, rows = rows_by_label(document.find("table", class_="comparison-table"))
     assert header[1:] == ["B300", "RTX 4090"]
     with translation.override("de"):
-        missing = gettext("Not published")
+        missing, missing_per_gpu = gettext("Not published"), gettext("Not published per GPU")
     specs = ["vendor", "architecture", "year", "memory_gb", "memory_type", "bandwidth_gbs", "bf16_dense_tflops",
              "fp8_dense_tflops", "fp32_tflops", "fp64_tflops", "fp64_tensor_tflops", "max_power_w", "form_factor",
              "interconnect", "interconnect_gbs", "rt_cores", "price_usd_per_hour"]
     assert len(rows) == len(specs)
     for column, slug in enumerate(["b300", "rtx-4090"]):
-        shown_missing = sum(cells[column].startswith(missing) for cells in rows.values())
-        assert shown_missing == sum(CSV[slug][spec] == "" for spec in specs), slug
+        # Not published at all, or not published per GPU with the figure derived from the system's beside it.
+        derived = {spec for spec in specs if CSV[slug][spec] == "" and CSV[slug].get(f"{spec}_derived")}
+        shown_missing = sum(cells[column] == missing for cells in rows.values())
+        assert shown_missing == sum(CSV[slug][spec] == "" for spec in specs) - len(derived), slug
+        shown_derived = sum(cells[column].startswith(missing_per_gpu + " · ≈ ") for cells in rows.values())
+        assert shown_derived == len(derived), slug
         shown_not_supported = sum(cells[column].startswith("—") for cells in rows.values())
         assert shown_not_supported == sum(CSV[slug][spec] == "n/a" for spec in specs), slug
 
@@ -208,12 +213,14 @@ def test_every_workload_page_links_its_comparison(client, launch_content):
 def chart_values(slug):
     row = CSV[slug]
     price, memory = Decimal(row["price_usd_per_hour"]), Decimal(row["memory_gb"])
-    bf16 = Decimal(row["bf16_dense_tflops"]) / price if row["bf16_dense_tflops"] else None
+    # Dense BF16 as published, else as derived from the system figure (the chart marks it).
+    tflops = row["bf16_dense_tflops"] or row["bf16_dense_tflops_derived"]
+    bf16 = Decimal(tflops) / price if tflops else None
     trainable = step_floor(8 * memory * USABLE_SHARE / 16) / (8 * price)
     return [price, memory, bf16, trainable]
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_four_accessible_charts_with_a_data_table(client, launch_content, language):
     slugs = ["a100-sxm", "b200", "h100-sxm", "rtx-4090"]
     body = client.get(compare_url(language, *slugs)).content.decode()
@@ -241,7 +248,7 @@ def test_four_accessible_charts_with_a_data_table(client, launch_content, langua
     header, *rows = data.table_rows()
     assert header[1:] == titles
     with translation.override(language):
-        missing = gettext("Not published")
+        missing, derived = gettext("Not published"), gettext("≈ %(value)s (derived)")
     for row, slug in zip(rows, slugs, strict=True):
         assert row[0] == CSV[slug]["name"]
         price, memory, bf16, trainable = chart_values(slug)
@@ -249,6 +256,10 @@ def test_four_accessible_charts_with_a_data_table(client, launch_content, langua
         assert number(row[2], language) == memory
         if bf16 is None:
             assert row[3] == missing
+        elif not CSV[slug]["bf16_dense_tflops"]:
+            prefix, suffix = derived.split("%(value)s")
+            assert row[3].startswith(prefix) and row[3].endswith(suffix)
+            assert number(row[3], language) == bf16.quantize(Decimal("0.1"), ROUND_HALF_EVEN)
         else:
             assert number(row[3], language) == bf16.quantize(Decimal("0.1"), ROUND_HALF_EVEN)
         assert number(row[4], language) == trainable.quantize(Decimal("0.01"), ROUND_HALF_EVEN)

@@ -13,14 +13,17 @@ from django.utils.translation import gettext
 from catalog.loading import GPUS_CSV, load_model_presets
 from core.formatting import format_usd_estimate, format_usd_rate
 
+from . import expected_estimates
 from .html import parse
+from .languages import LANGUAGES
 from .localized_urls import url_in
 from .queries import add_test_gpus, page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     CSV_ROWS = {row["name"]: row for row in csv.DictReader(handle)}
-LANGUAGES = ["es", "pt", "de", "en"]
 USABLE = Decimal("0.8")
+# The number field's own message (core.number_fields), which repeats the text typed.
+NUMBER_FIELD = object()
 
 
 def squash(text):
@@ -38,9 +41,10 @@ def page(client, language, **params):
 
 
 def result_table(document):
+    """The GPU rows (a row's warning, spanning the table, is not one)."""
     table = document.find("section", class_="estimate-results").find("table", class_="estimate-table")
     _header, *rows = table.rows()
-    return rows
+    return [row for row in rows if row.find("a", class_="gpu-name") is not None]
 
 
 def row_gpu(row):
@@ -52,19 +56,24 @@ def marks(row):
 
 
 def expected_training(size, tokens, bytes_per_parameter, factor, utilization, cluster):
-    """(name, GPU-hours, fewest count, cost) of each GPU with a BF16 figure that fits, cheapest first."""
-    flops = factor * size * 10**9 * tokens * 10**9
-    counts = [2**n for n in range(cluster.bit_length())]
+    """(name, GPU-hours, fewest count, cost, practical) of each priced GPU that fits, in the page's order: GPUs a
+    team would train on cheapest first, then those only impractical configurations hold."""
     expected = []
     for name, row in CSV_ROWS.items():
-        if not row["bf16_dense_tflops"]:
+        found = expected_estimates.training_configurations(row, size, tokens, bytes_per_parameter, factor, cluster,
+                                                           utilization)
+        if not found:
             continue
-        hours = flops / (Decimal(row["bf16_dense_tflops"]) * 10**12 * utilization) / 3600
-        fewest = next((n for n in counts if size * bytes_per_parameter <= n * Decimal(row["memory_gb"]) * USABLE), None)
-        if fewest:
-            expected.append((name, hours, fewest, hours * Decimal(row["price_usd_per_hour"])))
-    # Cheapest first; at equal cost, fewer GPU-hours, more memory, then by name.
-    return sorted(expected, key=lambda item: (item[3], item[1], -Decimal(CSV_ROWS[item[0]]["memory_gb"]), item[0]))
+        practical = [item for item in found if item[2]]
+        best = min(practical or found, key=lambda item: (item[1], item[0]))
+        cost = best[1] * Decimal(row["price_usd_per_hour"])
+        expected.append((name, best[1], found[0][0], cost, bool(practical)))
+    return sorted(expected, key=lambda item: (not item[4], item[3], item[1], -Decimal(CSV_ROWS[item[0]]["memory_gb"]),
+                                              item[0]))
+
+
+def priced_rows(rows, cells):
+    return [row for row in rows if len(row.cells()) == cells]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -76,47 +85,56 @@ def expected_training(size, tokens, bytes_per_parameter, factor, utilization, cl
 def test_training_rows_equal_an_independent_computation(client, launch_content, language, params,
                                                         bytes_per_parameter, factor):
     size = Decimal(params.get("size") or "405")
-    utilization = Decimal(params.get("mfu", "40")) / 100
+    utilization = Decimal(params["mfu"]) / 100 if "mfu" in params else None
     expected = expected_training(size, Decimal(params["tokens"]), bytes_per_parameter, factor, utilization,
                                  int(params["cluster"]))
     document = page(client, language, answer="training", **params)
     rows = result_table(document)
-    priced = [row for row in rows if len(row.cells()) == 6]
+    priced = priced_rows(rows, 6)
     assert [row_gpu(row) for row in priced] == [name for name, *_rest in expected]
     with translation.override(language):
-        for row, (name, _hours, fewest, cost) in zip(priced, expected, strict=True):
+        for row, (name, _hours, fewest, cost, _practical) in zip(priced, expected, strict=True):
             cells = row.cells()
             assert cells[1].squashed_text == squash(format_usd_estimate(cost)), name
             assert re.match(rf"{fewest}\b", cells[2].squashed_text.replace(".", "").replace(",", "")), name
         assert marks(priced[0])[0] == gettext("Cheapest")
         assert all(gettext("Cheapest") not in marks(row) for row in priced[1:])
-        no_figure = gettext("No published dense BF16 figure: no estimate.")
-        no_figure = [row for row in rows if no_figure in row.squashed_text]
-        assert {row_gpu(row) for row in no_figure} == {"B200", "B300"}
+        assert gettext("No published dense BF16 figure: no estimate.") not in document.squashed_text
+        b200 = next(row for row in priced if row_gpu(row) == "B200")
+        derived = gettext("%(value)s (derived from the system figure)").replace("%(value)s", "").strip()
+        assert derived in b200.cells()[5].squashed_text
 
 
 def test_the_training_answer_writes_gpu_hours_as_the_language_does(client, launch_content):
     document = page(client, "de", answer="training", size="405", method="full_adam", tokens="15000", cluster="16384")
     h100 = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
-    assert h100.cells()[4].squashed_text == "≈ 25,6 Mio. GPU-Stunden"
+    (_count, hours, _practical), *_ = expected_estimates.training_configurations(
+        CSV_ROWS["H100 SXM"], Decimal(405), Decimal(15000), 16, 6, 16384)
+    millions = f"{hours / 10**6:.1f}".replace(".", ",")
+    assert h100.cells()[4].squashed_text == f"≈ {millions} Mio. GPU-Stunden"
     assert "Tage" in h100.cells()[3].squashed_text
 
 
 def test_the_fastest_configuration_is_marked_in_words_and_labelled_on_the_chart(client, launch_content):
     document = page(client, "en", answer="training", size="70", method="full_adam", tokens="15000", cluster="4096")
     rows = result_table(document)
+    expected = expected_training(Decimal(70), Decimal(15000), 16, 6, None, 4096)
+    speeds = {name: hours / 4096 for name, hours, _fewest, _cost, practical in expected if practical}
+    quickest = min(speeds.values())
     fastest = [row_gpu(row) for row in rows if "Fastest" in marks(row)]
-    assert fastest == ["MI300X", "MI325X"]  # 1,307 TFLOPS each, on 4,096 GPUs
+    assert fastest == sorted(name for name, time in speeds.items() if time == quickest)
     labels = [text.squashed_text for text in document.find("g", class_="cost-chart-label").find_all("text")]
-    assert any(label.startswith("Cheapest: RTX 4090 × 4,096") for label in labels), labels
-    assert any(label.startswith("Fastest: MI3") for label in labels), labels
+    assert any(label.startswith(f"Cheapest: {expected[0][0]} × 4,096") for label in labels), labels
+    assert any(label.startswith(f"Fastest: {fastest[0]}") for label in labels), labels
 
 
-def test_the_chart_has_one_mark_per_configuration_and_its_numbers_as_a_table(client, launch_content):
+def test_the_chart_has_one_mark_per_configuration_a_team_would_run_and_its_numbers_as_a_table(client,
+                                                                                                launch_content):
     document = page(client, "es", answer="training", size="70", method="full_adam", tokens="15000", cluster="512")
-    expected = expected_training(Decimal(70), Decimal(15000), 16, 6, Decimal("0.4"), 512)
-    configurations = sum(len([n for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512) if n >= fewest])
-                         for _name, _hours, fewest, _cost in expected)
+    configurations = sum(
+        len([item for item in expected_estimates.training_configurations(
+            row, Decimal(70), Decimal(15000), 16, 6, 512) or () if item[2]])
+        for row in CSV_ROWS.values() if row["price_usd_per_hour"])
     figure = document.find("figure", class_="chart")
     svg = figure.find("svg")
     assert svg.find("title").squashed_text and svg.find("desc").squashed_text
@@ -126,36 +144,30 @@ def test_the_chart_has_one_mark_per_configuration_and_its_numbers_as_a_table(cli
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("size, method, bytes_per_parameter, context_tokens, batch", [
-    ("70", "weights_8bit", 1, 8192, 16), ("8", "weights_16bit", 2, 4096, 1), ("405", "weights_4bit", Decimal("0.5"),
-                                                                               32768, 4),
+@pytest.mark.parametrize("size, method, context_tokens, batch", [
+    ("70", "weights_8bit", 8192, 16), ("8", "weights_16bit", 4096, 1), ("405", "weights_4bit", 32768, 4),
 ])
 def test_inference_rows_equal_an_independent_computation(client, launch_content, language, size, method,
-                                                         bytes_per_parameter, context_tokens, batch):
+                                                         context_tokens, batch):
     preset = {"70": ("llama-3-1-70b", 80), "8": ("llama-3-1-8b", 32), "405": ("llama-3-1-405b", 126)}[size]
-    weights = Decimal(size) * bytes_per_parameter
     kv = Decimal(2 * preset[1] * 8 * 128 * context_tokens * 2) / 10**9
     expected = []
     for name, row in CSV_ROWS.items():
-        memory = Decimal(row["memory_gb"])
-        count = next((n for n in (1, 2, 4, 8) if weights + batch * kv <= n * memory * USABLE), None)
-        if count and row["bandwidth_gbs"]:
-            per_sequence = count * Decimal(row["bandwidth_gbs"]) / (weights + batch * kv)
-            aggregate = min(per_sequence * batch, count * Decimal(row["bf16_dense_tflops"]) * 10**12
-                            / (2 * Decimal(size) * 10**9))
-            expected.append((count * Decimal(row["price_usd_per_hour"]) / (aggregate * 3600) * 10**6, -aggregate, name))
+        found = expected_estimates.decode(row, Decimal(size), method, kv, batch)
+        if found:
+            count, _per_sequence, aggregate = found
+            expected.append((count * Decimal(row["price_usd_per_hour"]) / (aggregate * 3600) * 10**6, -aggregate,
+                             name))
     expected.sort()
     document = page(client, language, answer="inference", size=size, method=method, shape=preset[0],
                     context=context_tokens, batch=batch)
     rows = result_table(document)
-    priced = [row for row in rows if len(row.cells()) == 7]
+    priced = priced_rows(rows, 8)
     assert [row_gpu(row) for row in priced] == [name for _cost, _speed, name in expected]
     with translation.override(language):
         for row, (cost, _speed, name) in zip(priced, expected, strict=True):
             assert row.cells()[1].squashed_text == squash(format_usd_rate(cost)), name
         assert marks(priced[0]) == [gettext("Cheapest")]
-        assert gettext("Best case: the memory-bound ceiling that real servers approach but do not exceed. Only "
-                       "configurations that hold the model and its KV cache are priced.") in document.squashed_text
 
 
 def test_an_inference_preset_gives_the_model_size(client, launch_content):
@@ -177,16 +189,25 @@ def test_tabs_are_links_with_the_current_one_marked(client, launch_content, answ
     assert (hidden.attrs["value"] if hidden else "") == answer
 
 
-def test_the_assumptions_list_every_formula_and_number(client, launch_content):
-    training = page(client, "en", answer="training").find("section", class_="assumptions").squashed_text
-    for words in ("6 × parameters × tokens", "4 × parameters × tokens", "20 per parameter", "40%", "5%", "80%",
-                  "÷ 3,600", "dense BF16 TFLOPS × 10¹² × utilization", "linear scaling", "QLoRA also dequantizes"):
-        assert words in training, words
-    inference = page(client, "en", answer="inference").find("section", class_="assumptions").squashed_text
-    for words in ("weights + batch size × KV cache per sequence", "memory bandwidth ÷ memory read per step",
-                  "n × the bandwidth of one", "× 3,600) × 1,000,000", "(2 × parameters)", "1, 2, 4, 8",
-                  "do not exceed them"):
-        assert words in inference, words
+def test_the_assumptions_list_every_formula_number_and_source(client, launch_content):
+    training = page(client, "en", answer="training").find("section", class_="assumptions")
+    text = training.squashed_text
+    for words in ("6 × active parameters × tokens", "4 × parameters × tokens", "20 per parameter", "5%", "80%",
+                  "÷ 3,600", "dense BF16 TFLOPS × 10¹² × utilization × scaling kept", "QLoRA also dequantizes",
+                  "the system figure ÷ 8", "never ranked cheapest or fastest"):
+        assert words in text, words
+    for rule in expected_estimates.EFFICIENCY["training_mfu"] + expected_estimates.EFFICIENCY["scaling"]:
+        if rule["source"]:
+            assert training.find("a", href=rule["source"]) is not None, rule["basis"]
+        assert rule["basis"] in text
+    inference = page(client, "en", answer="inference").find("section", class_="assumptions")
+    text = inference.squashed_text
+    for words in ("weights read + batch size × KV cache per sequence", "memory bandwidth ÷ memory read per step",
+                  "n × the bandwidth of one", "× 3,600) × 1,000,000", "(2 × active parameters)", "1, 2, 4, 8",
+                  "1 − (1 − active ÷ total)^batch", "4.85 bits per weight"):
+        assert words in text, words
+    for rule in expected_estimates.EFFICIENCY["decode"] + [expected_estimates.EFFICIENCY["decode_compute"]]:
+        assert rule["basis"] in text and inference.find("a", href=rule["source"]) is not None, rule["basis"]
 
 
 def test_results_are_shareable_links_in_every_language(client, launch_content):
@@ -218,14 +239,14 @@ def test_every_input_keys_the_page_cache(client, launch_content, settings):
     ({"size": "abc", "method": "full_adam"}, "size", "Enter the model size as a number, for example 7 or 70."),
     ({"size": "0", "method": "full_adam"}, "size", None),
     ({"size": "-70", "method": "full_adam"}, "size", None),
-    ({"size": "1e9", "method": "full_adam"}, "size", None),
+    ({"size": "1e9", "method": "full_adam"}, "size", NUMBER_FIELD),
     ({"size": "7.12345", "method": "full_adam"}, "size", "Enter at most three decimals."),
     ({"size": "7", "method": "weights_16bit"}, "method", "Choose one of the methods listed."),
     ({"size": "7"}, "method", "Choose a method."),
     ({"size": "7", "method": "full_adam", "tokens": "NaN"}, "tokens",
      "Enter the training tokens as a number of billions, such as 2000."),
     ({"size": "7", "method": "full_adam", "tokens": "0"}, "tokens", None),
-    ({"size": "7", "method": "full_adam", "tokens": "9" * 400}, "tokens", None),
+    ({"size": "7", "method": "full_adam", "tokens": "9" * 400}, "tokens", NUMBER_FIELD),
     ({"size": "7", "method": "full_adam", "mfu": "4.9"}, "mfu", None),
     ({"size": "7", "method": "full_adam", "mfu": "81"}, "mfu", None),
     ({"size": "7", "method": "full_adam", "mfu": "Infinity"}, "mfu",
@@ -247,6 +268,8 @@ def test_bad_training_input_gets_a_localized_message(client, model_presets, lang
             pattern = re.escape(expected).replace(re.escape("%(min)s"), r"\d+\s?%?").replace(
                 re.escape("%(max)s"), r"[\d.,]+\s?%?")
             assert re.fullmatch(pattern, errors.squashed_text), errors.squashed_text
+        elif message is NUMBER_FIELD:  # the number field's own message repeats (the start of) what was typed
+            assert params[field][:20] in errors.squashed_text, errors.squashed_text
         else:
             assert errors.squashed_text == gettext(message)
     assert document.find("section", class_="calculator-results") is None
@@ -300,3 +323,43 @@ def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, par
     add_test_gpus(100)
     assert page_queries(client, url) == before
     assert before <= 6, before
+
+
+@pytest.mark.parametrize("language, typed", [
+    ("de", {"size": "8", "tokens": "15.000"}), ("es", {"size": "8", "tokens": "15.000"}),
+    ("pt", {"size": "8", "tokens": "15.000"}), ("en", {"size": "8", "tokens": "15,000"}),
+    ("de", {"size": "8 Mrd.", "tokens": "15 Bio."}), ("en", {"size": "8B", "tokens": "15T"}),
+    ("es", {"size": "8 mil M", "tokens": "15.000"}), ("de", {"size": "8", "tokens": "15000"}),
+])
+def test_numbers_are_read_as_the_visitor_writes_them_and_links_carry_one_canonical_form(client, launch_content,
+                                                                                         language, typed):
+    """Fifteen thousand billion tokens, as each language writes it, gives the H100 the same GPU-hours as the
+    canonical query; the language switcher's links carry the canonical numbers, which every language reads alike."""
+    canonical = page(client, "en", answer="training", method="full_adam", size="8", tokens="15000", cluster="64")
+    h100_hours = next(row for row in result_table(canonical) if row_gpu(row) == "H100 SXM").cells()[4].squashed_text
+    document = page(client, language, answer="training", method="full_adam", cluster="64", nf=language, **typed)
+    row = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
+    (_count, hours, _practical), *_ = expected_estimates.training_configurations(
+        CSV_ROWS["H100 SXM"], Decimal(8), Decimal(15000), 16, 6, 64)
+    with translation.override("en"):
+        assert h100_hours == gettext("≈ %(hours)s GPU-hours") % {"hours": f"{hours:,.0f}"[:3] + ",000"}
+    links = {a.attrs["hreflang"]: a.attrs["href"] for a in document.find(class_="language-switcher").find_all("a")}
+    for other, href in links.items():
+        assert "tokens=15000" in href and "size=8&" in href and "nf=" not in href, href
+        shared = parse(client.get(href).content)
+        other_row = next(row for row in result_table(shared) if row_gpu(row) == "H100 SXM")
+        assert other_row.cells()[4].squashed_text.replace(".", ",").replace(" ", "")[:5] == \
+            row.cells()[4].squashed_text.replace(".", ",").replace(" ", "")[:5], other
+
+
+@pytest.mark.parametrize("language, typed, understood", [
+    ("de", "1.5", "1,5"), ("en", "1.500,5", "1,500.5"), ("es", "15.00", None),
+])
+def test_a_number_written_the_other_way_is_refused_with_what_was_understood(client, launch_content, language, typed,
+                                                                            understood):
+    document = page(client, language, answer="training", method="full_adam", size="8", tokens=typed, nf=language)
+    error = document.by_id("id_tokens_error")
+    assert error is not None and typed in error.squashed_text
+    if understood:
+        assert understood in error.squashed_text
+    assert document.find("section", class_="estimate-results") is None

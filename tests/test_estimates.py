@@ -1,13 +1,11 @@
-"""The cost estimator's rules (catalog.estimates, catalog.estimator): checked against published training runs
-and decode speeds (tests/data/published_figures.toml, each row with its source), property tests
+"""The cost estimator's rules (estimator.formulas, estimator.training, estimator.inference): the measured efficiencies
+applied per GPU class (computed independently in tests/expected_estimates.py), property tests
 (monotone in tokens and price, utilization inversely proportional to time, exact arithmetic that neither
 divides by zero nor overflows at the inputs' limits) and the marks of the cheapest and fastest configurations.
 Pure: GPUs come from catalog/data/gpus.csv, not from the database."""
-import tomllib
 from decimal import Decimal
 from fractions import Fraction
 from itertools import pairwise
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -16,63 +14,25 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from catalog import sizing
 from catalog.loading import read_gpus
 from catalog.sizing_methods import SIZING_METHODS, sizing_method
 from core.formatting import format_duration, format_gpu_hours, format_usd_estimate, format_usd_rate
 from estimator import cost_chart as cost_chart_module
 from estimator import formulas as estimates
 from estimator.cost_chart import cost_chart
-from estimator.estimates import NO_BANDWIDTH, NO_BF16, TOO_SMALL, inference_estimate, training_estimate
-from estimator.fit import KVCacheShape, memory_requirement
+from estimator.efficiency import efficiency_model
+from estimator.fit import KVCacheShape
 from estimator.forms import MAX_BILLION_TOKENS, MAX_MODEL_BILLION_PARAMS, WHOLE_NUMBER_RANGES
+from estimator.inference import inference_estimate
+from estimator.training import NO_BF16, TOO_SMALL, training_estimate
 
-PUBLISHED = tomllib.loads((Path(__file__).parent / "data" / "published_figures.toml").read_text(encoding="utf-8"))
+from . import expected_estimates
+from .languages import LANGUAGES
+
 GPUS = {slug: SimpleNamespace(slug=slug, **values) for slug, values in read_gpus().items()}
-TRAINING_BAND = tuple(Fraction(bound) for bound in PUBLISHED["bands"]["training"])
-DECODE_BAND = tuple(Fraction(bound) for bound in PUBLISHED["bands"]["decode"])
 FULL = sizing_method("full_adam")
 TRAINING_METHODS = [method for method in SIZING_METHODS if not method.serves]
 INFERENCE_METHODS = [method for method in SIZING_METHODS if method.serves]
-
-
-@pytest.mark.parametrize("run", PUBLISHED["training"], ids=lambda run: run["model"])
-def test_training_estimates_fall_within_the_band_of_published_gpu_hours(run):
-    """The estimator's GPU-hours at its defaults for the model card's model, tokens and GPU."""
-    gpu = GPUS[run["gpu"]]
-    estimate = training_estimate([gpu], Decimal(run["billion_params"]), FULL, Decimal(run["billion_tokens"]))
-    row = estimate.rows[0]
-    ratio = row.gpu_hours / run["published_gpu_hours"]
-    print(f"{run['model']} on {gpu.name}: estimate {float(row.gpu_hours):,.0f} GPU-hours, published "
-          f"{run['published_gpu_hours']:,}, ratio {float(ratio):.3f}")
-    low, high = TRAINING_BAND
-    assert low <= ratio <= high, (run["model"], float(ratio))
-    # The independent formula: 6 × N × D ÷ (TFLOPS × 10¹² × 40 %) ÷ 3,600.
-    flops = 6 * Fraction(run["billion_params"]) * 10**9 * Fraction(run["billion_tokens"]) * 10**9
-    assert row.gpu_hours == flops / (Fraction(gpu.bf16_dense_tflops) * 10**12 * Fraction(2, 5)) / 3600
-
-
-@pytest.mark.parametrize("run", PUBLISHED["decode"], ids=lambda run: f"{run['model']} {run['gpu']}")
-def test_published_decode_speeds_approach_the_ceiling_and_never_exceed_it(run):
-    gpu = GPUS[run["gpu"]]
-    method = sizing_method("weights_16bit")
-    shape = KVCacheShape(run["layers"], run["kv_heads"], run["head_dim"])
-    requirement = memory_requirement(Decimal(run["billion_params"]), method, shape, run["context_tokens"], 1)
-    row = inference_estimate([gpu], requirement).rows[0]
-    assert row.gpu_count == 1 and not row.compute_bound
-    ratio = Fraction(run["published_tokens_per_second"]) / row.per_sequence
-    print(f"{run['model']} on {gpu.name}: ceiling {float(row.per_sequence):.1f} tokens/s, published "
-          f"{run['published_tokens_per_second']}, ratio {float(ratio):.3f}")
-    low, high = DECODE_BAND
-    assert low <= ratio <= high, (run["model"], gpu.name, float(ratio))
-    weights = Fraction(run["billion_params"]) * 2
-    kv = Fraction(2 * run["layers"] * run["kv_heads"] * run["head_dim"] * run["context_tokens"] * 2, 10**9)
-    assert row.per_sequence == Fraction(gpu.bandwidth_gbs) / (weights + kv)
-
-
-def test_every_published_figure_names_its_source_and_a_catalogue_gpu():
-    for run in PUBLISHED["training"] + PUBLISHED["decode"]:
-        assert run["source"].startswith("https://") and run["gpu"] in GPUS
 
 
 # Properties, over exact inputs within the form's limits.
@@ -88,8 +48,8 @@ priced_gpus = [gpu for gpu in GPUS.values() if gpu.bf16_dense_tflops is not None
 @given(size=sizes, tokens=token_counts, more=st.decimals(min_value=Decimal("0.001"), max_value=1000, places=3),
        gpu=st.sampled_from(priced_gpus), method=st.sampled_from(TRAINING_METHODS))
 def test_cost_and_time_grow_with_tokens(size, tokens, more, gpu, method):
-    fewer = training_estimate([gpu], size, method, tokens).rows[0]
-    larger = training_estimate([gpu], size, method, tokens + more).rows[0]
+    fewer = training_estimate([gpu], size, method, tokens, cluster_size=16384).rows[0]
+    larger = training_estimate([gpu], size, method, tokens + more, cluster_size=16384).rows[0]
     assert larger.gpu_hours > fewer.gpu_hours
     if fewer.cost is not None:
         assert larger.cost > fewer.cost
@@ -136,7 +96,7 @@ EXTREMES = [
 ]
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size, tokens", EXTREMES)
 @pytest.mark.parametrize("utilization", [estimates.MIN_UTILIZATION, estimates.MAX_UTILIZATION])
 def test_extreme_training_inputs_give_finite_exact_results_that_format(language, size, tokens, utilization):
@@ -161,8 +121,7 @@ def test_extreme_inference_inputs_never_fail(language, size, context_tokens, bat
     high = max(WHOLE_NUMBER_RANGES[name][1] for name in ("layers", "kv_heads", "head_dim"))
     for shape in (KVCacheShape(1, 1, 1), KVCacheShape(high, high, high)):
         for method in INFERENCE_METHODS:
-            requirement = memory_requirement(size, method, shape, context_tokens, batch)
-            estimate = inference_estimate(GPUS.values(), requirement)
+            estimate = inference_estimate(GPUS.values(), size, method.key, shape, context_tokens, batch)
             with translation.override(language):
                 for row in estimate.rows:
                     if row.usd_per_million is not None:
@@ -206,22 +165,96 @@ def test_lora_and_qlora_count_four_flops_per_parameter_and_token_and_full_traini
     assert flops == {"full_adam": 6 * 8 * 10**21, "lora_16bit": 4 * 8 * 10**21, "qlora_4bit": 4 * 8 * 10**21}
 
 
-def test_without_tokens_the_compute_optimal_twenty_per_parameter_are_used():
+def test_without_tokens_full_training_takes_twenty_per_parameter_and_fine_tuning_a_data_set():
     estimate = training_estimate([GPUS["h100-sxm"]], Decimal(7), FULL)
-    assert estimate.billion_tokens == 140 and estimate.utilization == Fraction(2, 5)
+    assert estimate.billion_tokens == 140 and estimate.utilization is None
+    default = expected_estimates.EFFICIENCY["fine_tuning_default"]
+    for key in ("lora_16bit", "qlora_4bit"):
+        tuned = training_estimate([GPUS["h100-sxm"]], Decimal(70), sizing_method(key))
+        assert tuned.billion_tokens == Fraction(
+            default["examples"] * default["tokens_per_example"] * default["epochs"], 10**9)
 
 
-def test_the_catalogue_answer_marks_the_cheapest_and_fastest_and_explains_the_rest():
+def test_a_qlora_fine_tune_of_a_70b_model_on_the_defaults_takes_hours_or_days_not_years():
+    estimate = training_estimate(GPUS.values(), Decimal(70), sizing_method("qlora_4bit"), cluster_size=8)
+    h100 = next(row for row in estimate.rows if row.gpu.slug == "h100-sxm")
+    # 4 FLOPs × 70e9 × the default data set's tokens ÷ (989 TFLOPS × 30 %) on the fewest H100s that hold 70 GB.
+    default = expected_estimates.EFFICIENCY["fine_tuning_default"]
+    tokens = default["examples"] * default["tokens_per_example"] * default["epochs"]
+    hours = Fraction(4 * 70 * 10**9 * tokens) / (Fraction(989) * 10**12 * Fraction(3, 10)) / 3600
+    assert h100.fewest.gpu_count == 2 and h100.fewest.gpu_hours == hours
+    assert Fraction(1, 60) < h100.fewest.wall_clock_hours < 24 * 14  # between a minute and two weeks
+    assert all(c.wall_clock_hours < 24 * 30 for row in estimate.rows for c in row.practical_configurations)
+
+
+@pytest.mark.parametrize("slug", sorted(GPUS))
+def test_each_gpu_is_classed_as_its_link_and_memory_say(slug):
+    row = expected_estimates.CSV_ROWS[GPUS[slug].name]
+    assert efficiency_model().gpu_class(GPUS[slug]) == expected_estimates.gpu_class(row)
+
+
+def test_the_classes_are_those_of_the_launch_gpus():
+    classes = {slug: efficiency_model().gpu_class(gpu) for slug, gpu in GPUS.items()}
+    assert {slug for slug, cls in classes.items() if cls == "consumer"} == {"rtx-4090", "rtx-5090"}
+    assert {slug for slug, cls in classes.items() if cls == "scale_up"} == {
+        "b300", "b200", "mi325x", "mi300x", "h200", "h100-sxm", "a100-sxm"}
+
+
+@pytest.mark.parametrize("size, tokens", [(Decimal(30), Decimal(600)), (Decimal("65.2"), Decimal(1400)),
+                                          (Decimal(405), Decimal(15000))])
+@pytest.mark.parametrize("cluster", [512, 4096, 16384])
+def test_no_consumer_or_pcie_card_is_ranked_for_multi_node_pretraining_without_a_warning(size, tokens, cluster):
+    estimate = training_estimate(GPUS.values(), size, FULL, tokens, cluster_size=cluster)
+    pcie = {slug for slug, gpu in GPUS.items() if efficiency_model().gpu_class(gpu) != "scale_up"}
+    for row in estimate.rows:
+        for configuration in row.configurations:
+            if row.gpu.slug in pcie and configuration.gpu_count > 8:
+                assert not configuration.practical and not configuration.fastest
+    assert all(row.gpu.slug not in pcie or row.practical for row in estimate.cheapest)
+    assert all(c.gpu.slug not in pcie or c.gpu_count <= 8 for c in estimate.fastest)
+    assert estimate.cheapest and estimate.fastest
+
+
+@pytest.mark.parametrize("slug", ["h100-sxm", "rtx-4090", "l40s", "b200", "mi300x"])
+@pytest.mark.parametrize("size, tokens", [(Decimal(8), Decimal(1000)), (Decimal(70), Decimal(2000))])
+def test_cost_is_gpu_hours_times_the_price_within_one_percent(slug, size, tokens):
+    row = training_estimate([GPUS[slug]], size, FULL, tokens, cluster_size=16384).rows[0]
+    expected = expected_estimates.training_configurations(
+        expected_estimates.CSV_ROWS[GPUS[slug].name], size, tokens, 16, 6, 16384)
+    for configuration, (count, hours, practical) in zip(row.configurations, expected, strict=True):
+        assert (configuration.gpu_count, configuration.practical) == (count, practical)
+        assert abs(configuration.gpu_hours / Fraction(hours) - 1) < Fraction(1, 10**9)
+        price = Fraction(GPUS[slug].price_usd_per_hour)
+        assert abs(configuration.cost / (Fraction(hours) * price) - 1) < Fraction(1, 100)
+
+
+def test_a_mixture_of_experts_counts_active_parameters_for_compute_and_all_for_memory():
+    dense = training_estimate([GPUS["h100-sxm"]], Decimal(671), FULL, Decimal(14800), cluster_size=16384)
+    moe = training_estimate([GPUS["h100-sxm"]], Decimal(671), FULL, Decimal(14800), cluster_size=16384,
+                            active_billion_params=Decimal(37))
+    assert dense.required_gb == moe.required_gb == 671 * 16
+    assert moe.flops * 671 == dense.flops * 37
+    assert moe.rows[0].gpu_hours * 671 == dense.rows[0].gpu_hours * 37
+    with pytest.raises(ValueError):
+        training_estimate([GPUS["h100-sxm"]], Decimal(37), FULL, active_billion_params=Decimal(671))
+
+
+def test_b200_and_b300_are_estimated_from_their_derived_figures_and_say_so():
     estimate = training_estimate(GPUS.values(), Decimal(70), FULL, Decimal(15000), cluster_size=4096)
-    priced = [row for row in estimate.rows if row.cost is not None]
-    assert [row.cost for row in priced] == sorted(row.cost for row in priced)
-    assert estimate.cheapest == [priced[0]]
-    fastest_time = min(c.wall_clock_hours for c in estimate.configurations)
+    assert not [row for row in estimate.rows if row.problem == NO_BF16]
+    for slug in ("b200", "b300"):
+        row = next(row for row in estimate.rows if row.gpu.slug == slug)
+        assert row.peak_derived and row.peak_tflops == Fraction(GPUS[slug].bf16_dense_tflops_derived)
+
+
+def test_the_catalogue_answer_marks_the_cheapest_and_fastest_among_practical_configurations():
+    estimate = training_estimate(GPUS.values(), Decimal(70), FULL, Decimal(15000), cluster_size=4096)
+    practical = [row for row in estimate.rows if row.practical and row.cost is not None]
+    assert [row.cost for row in practical] == sorted(row.cost for row in practical)
+    assert estimate.cheapest == [practical[0]]
+    fastest_time = min(c.wall_clock_hours for c in estimate.configurations if c.practical)
     assert estimate.fastest and all(c.wall_clock_hours == fastest_time for c in estimate.fastest)
     assert all(c.gpu_count == 4096 for c in estimate.fastest)
-    # B200 and B300 publish no dense BF16 figure: no estimate rather than a guess.
-    assert {row.gpu.slug for row in estimate.rows if row.problem == NO_BF16} == {"b200", "b300"}
-    assert estimate.rows[-1].problem == NO_BF16
     # The fewest GPUs that hold 70 B × 16 bytes = 1,120 GB in 80 % of their memory.
     h100 = next(row for row in estimate.rows if row.gpu.slug == "h100-sxm")
     assert h100.fewest.gpu_count == 32  # 1,120 GB ÷ (80 GB × 0.8) = 17.5: 32 is the next power of two
@@ -234,28 +267,44 @@ def test_a_cluster_too_small_says_so():
     assert estimate.cheapest == [] and estimate.fastest == []
 
 
-def test_inference_reads_the_weights_once_and_each_sequences_cache():
+def test_inference_reads_the_weights_at_their_stored_bits_and_each_sequences_cache():
     shape = KVCacheShape(80, 8, 128)
-    requirement = memory_requirement(Decimal(70), sizing_method("weights_8bit"), shape, 8192, 16)
-    estimate = inference_estimate(GPUS.values(), requirement)
+    estimate = inference_estimate(GPUS.values(), Decimal(70), "weights_8bit", shape, 8192, 16)
     kv_per_sequence = Fraction(2 * 80 * 8 * 128 * 8192 * 2, 10**9)
+    weights = 70 * Fraction(expected_estimates.weight_bits("weights_8bit")) / 8
     assert estimate.kv_cache_gb_per_sequence == kv_per_sequence
-    assert estimate.step_gb == 70 + 16 * kv_per_sequence
+    assert estimate.step_gb == weights + 16 * kv_per_sequence
     h200 = next(row for row in estimate.rows if row.gpu.slug == "h200")
-    assert h200.gpu_count == sizing.fewest_gpus(70 + 16 * kv_per_sequence, GPUS["h200"].memory_gb) == 2
-    assert h200.per_sequence == 2 * Fraction(GPUS["h200"].bandwidth_gbs) / (70 + 16 * kv_per_sequence)
-    assert h200.aggregate == 16 * h200.per_sequence
-    assert h200.usd_per_million == 2 * Fraction(GPUS["h200"].price_usd_per_hour) / (h200.aggregate * 3600) * 10**6
-    assert {row.gpu.slug for row in estimate.rows if row.problem == NO_BANDWIDTH} == {"b200", "b300"}
+    count, per_sequence, _aggregate = expected_estimates.decode(
+        expected_estimates.CSV_ROWS["H200"], Decimal(70), "weights_8bit", Decimal(kv_per_sequence.numerator)
+        / Decimal(kv_per_sequence.denominator), 16)
+    assert h200.gpu_count == count
+    assert abs(h200.per_sequence / Fraction(per_sequence) - 1) < Fraction(1, 10**9)
+    assert h200.ceiling_per_sequence == count * Fraction(GPUS["h200"].bandwidth_gbs) / (weights + 16 * kv_per_sequence)
+    assert h200.per_sequence < h200.ceiling_per_sequence
+    assert h200.usd_per_million == count * Fraction(GPUS["h200"].price_usd_per_hour) / (h200.aggregate * 3600) * 10**6
     priced = [row.usd_per_million for row in estimate.rows if row.usd_per_million is not None]
     assert priced == sorted(priced) and estimate.cheapest[0].usd_per_million == priced[0]
+    assert all(row.usd_per_million is not None for row in estimate.rows if row.gpu.slug in ("b200", "b300"))
 
 
-def test_a_large_batch_of_short_sequences_is_capped_by_compute():
-    requirement = memory_requirement(Decimal(8), sizing_method("weights_16bit"), KVCacheShape(32, 8, 128), 128, 1024)
-    row = next(row for row in inference_estimate([GPUS["h100-sxm"]], requirement).rows)
-    assert row.compute_bound
-    assert row.aggregate == row.gpu_count * Fraction(989) * 10**12 / (2 * 8 * 10**9)
+def test_a_large_batch_of_short_sequences_is_capped_below_the_compute_peak():
+    row = inference_estimate([GPUS["h100-sxm"]], Decimal(8), "weights_16bit", KVCacheShape(32, 8, 128), 128,
+                             1024).rows[0]
+    share = Fraction(expected_estimates.EFFICIENCY["decode_compute"]["share"])
+    assert row.compute_bound and share < 1
+    assert row.aggregate == row.gpu_count * Fraction(989) * 10**12 * share / (2 * 8 * 10**9)
+
+
+def test_a_mixture_of_experts_at_batch_one_reads_only_its_active_experts():
+    shape = KVCacheShape(61, 1, 288)
+    one = inference_estimate([GPUS["h200"]], Decimal(671), "weights_4bit", shape, 4096, 1, Decimal(37))
+    bits = Fraction(expected_estimates.weight_bits("weights_4bit"))
+    assert one.weights_gb == 671 * bits / 8
+    assert one.weights_read_gb == 37 * bits / 8
+    many = inference_estimate([GPUS["h200"]], Decimal(671), "weights_4bit", shape, 4096, 64, Decimal(37))
+    expected = 1 - (1 - Fraction(37, 671)) ** 64
+    assert abs(many.weights_read_gb / (one.weights_gb * expected) - 1) < Fraction(1, 10**15)
 
 
 # The cost chart's layout (catalog.cost_chart): log axes over any positive values.

@@ -22,7 +22,8 @@ def named_gpu(text, gpus):
 
 
 def links_of(cell):
-    return [a.attrs.get("href") for a in cell.find_all("a")]
+    """The pages the cell's links lead to, without a fragment (a table's GPU name leads to the price block)."""
+    return [(a.attrs.get("href") or "").split("#")[0] for a in cell.find_all("a")]
 
 
 def gpu_cells(table, gpus):

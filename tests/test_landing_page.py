@@ -25,10 +25,10 @@ from storefront.translation import LANDING_TEXT_FIELDS
 from workloads.models import Workload
 
 from .html import fetch, parse
+from .languages import LANGUAGES
 from .localized_urls import url_in
 from .queries import add_test_gpus
 
-LANGUAGES = ("es", "pt", "de", "en")
 LANDING_MODELS = (LandingPage, FeaturedGPU, RenterStep, ProviderStep, LandingFact, LandingFAQ)
 
 

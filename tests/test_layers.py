@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
-# Lowest first: infrastructure, GPUs and sizing, the open data feed, workload pages, forms, and the
-# composition on top.
-LAYERS = ("core", "catalog", "open_data", "estimator", "workloads", "signups", "storefront")
+# Lowest first: infrastructure, the company behind the site (the operator record), GPUs and sizing, the
+# open data feed, workload pages, forms, and the composition on top.
+LAYERS = ("core", "company", "catalog", "open_data", "estimator", "workloads", "signups", "storefront")
 
 
 def imported_modules(source):

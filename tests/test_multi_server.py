@@ -117,7 +117,7 @@ def submit_signup(agent, email):
     assert status == 200
     fields = form_fields(page, action=form_path)
     assert "csrfmiddlewaretoken" in fields
-    fields.update({"email": email, "currency": "EUR", "consent": "on"})
+    fields.update({"email": email, "currency": "EUR", "business": "on", "consent": "on"})
     status, _headers, _page = agent.request("POST", form_path, fields)
     return status
 

@@ -8,13 +8,21 @@ import csv
 import io
 import json
 import re
+import tempfile
+import threading
+import time
+import urllib.request
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.db import connections
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
@@ -24,15 +32,21 @@ from catalog.models import GPU, PricePoint
 from catalog.price_import import import_prices
 from catalog.sizing_methods import SIZING_METHODS
 from catalog.specs import NOT_SUPPORTED_MARK, SPECS, spec_label
+from core.content_version import bump_content_version
+from core.csv_cells import spreadsheet_safe
 from core.formatting import format_model_size, format_price_per_hour, format_quantity, not_published
+from core.shared_cache import shared_cache
+from open_data import document, http
 from open_data.document import GPU_COUNTS
 
 from .html import Head, Page, parse
+from .languages import LANGUAGES
 from .localized_urls import url_in
 from .queries import add_test_gpus, page_queries
+from .servers import DATABASE_CACHE as SERVERS_CACHE
+from .servers import gunicorn_server
 from .sitemap import sitemap_paths
 
-LANGUAGES = ("es", "pt", "de", "en")
 GPUS_JSON, GPUS_CSV = "/data/gpus.json", "/data/gpus.csv"
 FEED_SPECS = [spec for spec in SPECS if spec.key != "price_usd_per_hour"]
 
@@ -65,7 +79,7 @@ def gpus_by_slug(data):
 def test_the_gpu_file_validates_against_its_schema_and_lists_every_gpu(client, launch_content):
     data = fetch_json(client, GPUS_JSON)
     schema = validate_against_its_schema(client, data)
-    assert data["schema_version"] == "1.0"
+    assert data["schema_version"] == "1.1"  # 1.1 added derived_specs, derived_source and price_source
     assert "CC BY 4.0" in data["licence"] and "EverXCloud" in data["licence"]
     assert [entry["slug"] for entry in data["gpus"]] == list(GPU.objects.values_list("slug", flat=True))
     newest = max(GPU.objects.exclude(price_updated_at=None).values_list("price_updated_at", flat=True))
@@ -224,10 +238,13 @@ def squashed(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
-def expected_spec_text(spec, entry):
-    """The text a page shows for a spec, computed from the feed's entry (in the active language)."""
+def expected_spec_text(spec, entry, derived=None):
+    """The text a page shows for a spec, computed from the feed's entry (in the active language); a figure the
+    feed gives as derived (``derived``, from ``derived_specs``) reads beside "not published per GPU"."""
     if entry["state"] == "not_supported":
         return NOT_SUPPORTED_MARK
+    if entry["state"] == "not_published" and derived:
+        return squashed(f"{gettext('Not published per GPU')} · ≈ {format_quantity(derived['value'], derived['unit'])}")
     if entry["state"] == "not_published":
         return not_published()
     if spec.unit:
@@ -249,7 +266,8 @@ def test_the_feeds_numbers_equal_the_gpu_pages_numbers(client, launch_content, l
                 if spec.key == "rt_cores" or (language != "en" and spec.unit == "" and spec.key != "year"):
                     continue  # the generation reads with the count; words are translated by editors
                 shown = cells[str(spec_label(spec.key))]
-                assert shown.startswith(expected_spec_text(spec, entry["specs"][spec.key])), (gpu.slug, spec.key)
+                expected = expected_spec_text(spec, entry["specs"][spec.key], entry["derived_specs"].get(spec.key))
+                assert shown.startswith(expected), (gpu.slug, spec.key)
             price = entry["price_usd_per_hour"]
             expected_price = not_published() if price is None else format_price_per_hour(price)
             assert cells[str(spec_label("price_usd_per_hour"))] == squashed(expected_price)
@@ -322,9 +340,18 @@ def test_the_feeds_queries_do_not_grow_with_the_number_of_gpus(client, launch_co
     assert page_queries(client, path) == before
 
 
-def test_a_price_history_is_one_query(client, launch_content, django_assert_num_queries):
+def test_a_price_history_is_three_queries_however_long(client, launch_content, django_assert_num_queries):
+    """The GPU, each day's last point before the last 90 days (picked by the database), the last 90 days."""
     client.get(GPUS_JSON)  # the content version read once
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(3):
+        assert client.get("/data/gpus/h100-sxm/prices.json").status_code == 200
+    gpu = GPU.objects.get(slug="h100-sxm")
+    now = datetime.now(UTC)
+    PricePoint.objects.bulk_create(PricePoint(gpu=gpu, time=now - timedelta(hours=7 * n), source="import",
+                                              usd_per_hour=Decimal("2.00") + n % 50 / Decimal(100))
+                                   for n in range(1, 2000))
+    bump_content_version()
+    with django_assert_num_queries(3):
         assert client.get("/data/gpus/h100-sxm/prices.json").status_code == 200
 
 
@@ -361,3 +388,182 @@ def test_robots_txt_allows_the_feed_and_its_documentation(client, launch_content
     assert "Allow: /data/" in lines
     for language in LANGUAGES:
         assert f"Allow: {url_in(language, 'open_data:docs')}" in lines
+
+
+# 5. The price history's window, an invalid since, one render per content version; formula-neutral CSV cells.
+
+
+def history_points(client, slug, query=""):
+    data = fetch_json(client, f"/data/gpus/{slug}/prices.json{query}")
+    validate_against_its_schema(client, data)
+    return data
+
+
+def test_the_price_history_is_the_last_year_with_each_days_last_price_before_90_days(client, launch_content):
+    gpu = GPU.objects.get(slug="h100-sxm")
+    PricePoint.objects.filter(gpu=gpu).delete()
+    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    # Four points on one day 200 days ago, two on one day 10 days ago, one 400 days ago (before the year).
+    old_day, recent_day = today - timedelta(days=200), today - timedelta(days=10)
+    for moment, price in [(today - timedelta(days=400), "3.00"),
+                          *((old_day + timedelta(hours=hours), f"2.{hours:02}") for hours in (1, 5, 9, 23)),
+                          (recent_day + timedelta(hours=2), "2.40"), (recent_day + timedelta(hours=20), "2.30")]:
+        PricePoint.objects.create(gpu=gpu, time=moment, usd_per_hour=Decimal(price), source="import")
+
+    def text(moment):
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    data = history_points(client, gpu.slug)
+    assert data["window"] == {"since": text(today - timedelta(days=365)),
+                              "all_points_since": text(today - timedelta(days=90))}
+    assert [(point["time"], point["usd_per_hour"]) for point in data["points"]] == [
+        (text(old_day + timedelta(hours=23)), Decimal("2.23")),  # that day's last price only
+        (text(recent_day + timedelta(hours=2)), Decimal("2.40")),  # the last 90 days: every point
+        (text(recent_day + timedelta(hours=20)), Decimal("2.30")),
+    ]
+    since = (today - timedelta(days=500)).date().isoformat()
+    longer = history_points(client, gpu.slug, f"?since={since}")
+    assert longer["window"]["since"] == f"{since}T00:00:00Z"
+    assert [point["usd_per_hour"] for point in longer["points"]] == [
+        Decimal("3.00"), Decimal("2.23"), Decimal("2.40"), Decimal("2.30")]
+    recent = history_points(client, gpu.slug, f"?since={(today - timedelta(days=30)).date().isoformat()}")
+    assert recent["window"]["all_points_since"] == recent["window"]["since"]
+    assert [point["usd_per_hour"] for point in recent["points"]] == [Decimal("2.40"), Decimal("2.30")]
+
+
+@pytest.mark.parametrize("since", [
+    "yesterday", "2026-13-01", "2026-02-30", "20260101", "2026-W01-1", "1999-12-31", "2999-01-01", "", "2026-1-1",
+    "2026-01-01T00:00:00Z", "x" * 5000,
+])
+def test_an_invalid_since_is_a_json_400(client, launch_content, since):
+    response = client.get("/data/gpus/h100-sxm/prices.json", {"since": since})
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    answer = json.loads(response.content)
+    assert answer["error"] == "invalid_since" and "YYYY-MM-DD" in answer["detail"]
+    assert response["Access-Control-Allow-Origin"] == "*"
+
+
+def test_two_since_values_are_a_json_400(client, launch_content):
+    response = client.get("/data/gpus/h100-sxm/prices.json?since=2026-01-01&since=2026-02-01")
+    assert response.status_code == 400 and json.loads(response.content)["error"] == "invalid_since"
+
+
+def test_a_since_window_has_its_own_etag_and_304(client, launch_content):
+    path = "/data/gpus/h100-sxm/prices.json?since=2026-01-01"
+    response = client.get(path)
+    assert response.status_code == 200 and response["Cache-Control"] == "public, max-age=300"
+    assert client.get(path, headers={"If-None-Match": response["ETag"]}).status_code == 304
+    # A parameter the file does not depend on is the same file.
+    assert client.get(path + "&utm_source=x")["ETag"] == response["ETag"]
+
+
+DATABASE_CACHE = {"default": {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache"},
+                  "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache"}}
+
+
+def concurrent_gets(path, count):
+    """``count`` GETs of ``path`` at once, each from its own thread, client and database connection."""
+    start, responses = threading.Barrier(count), [None] * count
+
+    def get(index):
+        try:
+            start.wait()
+            responses[index] = Client().get(path)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=get, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return responses
+
+
+def test_twenty_requests_right_after_a_change_render_the_history_once(live_launch_content, monkeypatch):
+    """Real threads and the production settings' shared cache (a table in PostgreSQL): the first request
+    renders, the other 19 wait for its stored copy."""
+    renders, real = [], document.price_history_document
+
+    def counted(*args, **kwargs):
+        renders.append(1)
+        time.sleep(0.3)  # a render long enough for all 20 to arrive while it runs
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(document, "price_history_document", counted)
+    path = "/data/gpus/h100-sxm/prices.json"
+    with override_settings(CACHES=DATABASE_CACHE):
+        call_command("createcachetable", verbosity=0)
+        for _change in range(2):
+            bump_content_version()
+            responses = concurrent_gets(path, 20)
+            assert [response.status_code for response in responses] == [200] * 20
+            assert len({response["ETag"] for response in responses}) == 1
+            assert len({response.content for response in responses}) == 1
+        assert len(renders) == 2  # one per content version
+
+
+def test_an_editors_formula_is_neutralised_in_the_csv_file(client, launch_content):
+    name = '=HYPERLINK("http://x")'
+    GPU.objects.filter(slug="b200").update(name=name)
+    row = next(row for row in csv.DictReader(io.StringIO(client.get(GPUS_CSV).content.decode()))
+               if row["slug"] == "b200")
+    assert row["name"] == "'" + name
+    assert gpus_by_slug(fetch_json(client, GPUS_JSON))["b200"]["name"] == name  # JSON is data, not a sheet
+
+
+@pytest.mark.parametrize("value, cell", [
+    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1.5", "'-1.5"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
+    ("\rx", "'\rx"), ("H100 SXM", "H100 SXM"), (None, ""), (Decimal("-1.5"), Decimal("-1.5")), (-2, -2),
+])
+def test_spreadsheet_safe_quotes_text_that_starts_a_formula_and_keeps_numbers(value, cell):
+    assert spreadsheet_safe(value) == cell
+
+
+def test_a_request_that_waits_too_long_for_another_render_is_told_to_retry(client, launch_content, monkeypatch):
+    """Another request holds the render lock (in another worker, say) and has not stored the file: after the
+    bounded wait the answer is a JSON 503 with Retry-After, never a render of its own."""
+    path = "/data/gpus/h100-sxm/prices.json"
+    monkeypatch.setattr(http, "RENDER_WAIT_SECONDS", 0.3)
+    renders = []
+    monkeypatch.setattr(document, "price_history_document", lambda *args, **kwargs: renders.append(1))
+    assert shared_cache("add", http.render_lock_key(RequestFactory().get(path), {"since"}), "another", timeout=60)
+    response = client.get(path)
+    assert response.status_code == 503 and response["Retry-After"] == "1"
+    assert json.loads(response.content)["error"] == "busy"
+    assert response["Access-Control-Allow-Origin"] == "*"
+    assert renders == []
+
+
+@pytest.mark.multiprocess
+def test_twenty_requests_to_two_gunicorn_workers_right_after_an_import_render_once(live_launch_content):
+    """Across processes: gunicorn with 2 workers and the database cache; an import, then 20 requests at once.
+    Renders are counted from the servers' log (``core.render_once`` logs each)."""
+    slug = "h100-sxm"
+    rendered = f"Rendered /data/gpus/{slug}/prices.json".encode()
+    with tempfile.TemporaryFile() as log, gunicorn_server(workers=2, log=log) as server, \
+            override_settings(CACHES={"default": SERVERS_CACHE}):
+        url = f"{server}/data/gpus/{slug}/prices.json"
+
+        def get(index, results):
+            start.wait()
+            with urllib.request.urlopen(url, timeout=30) as response:
+                results[index] = (response.status, response.headers["ETag"])
+
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert response.status == 200
+        moment = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        assert import_prices(f"gpu,usd_per_hour,time\n{slug},2.77,{moment.isoformat()}\n".encode(), "p.csv").applied
+        time.sleep(1.1)  # each worker re-reads the content version at most once a second
+        start, results = threading.Barrier(20), [None] * 20
+        threads = [threading.Thread(target=get, args=(index, results)) for index in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        log.flush()
+        log.seek(0)
+        assert log.read().count(rendered) == 2  # the first request, then one after the import
+    assert [status for status, _etag in results] == [200] * 20
+    assert len({etag for _status, etag in results}) == 1

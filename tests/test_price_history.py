@@ -27,10 +27,10 @@ from core.content_version import content_changed
 
 from .editors import change_form_data
 from .html import fetch
+from .languages import LANGUAGES
 from .localized_urls import url_in
 from .queries import page_queries
 
-LANGUAGES = ("es", "pt", "de", "en")
 BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 NOW = timezone.now().replace(microsecond=0)
 

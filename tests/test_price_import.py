@@ -245,3 +245,104 @@ def test_extreme_files_are_refused_with_a_message_not_an_error(editor_client, la
     applied, _out, err = run_command(path)
     assert not applied and english in err
     assert prices() == before
+
+
+# Files that are too large, have other columns or a malformed line; files read as a stream.
+
+GOOD_ROW = "h100-sxm,2.50,2026-11-30T10:00:00Z\n"
+
+
+@pytest.mark.parametrize("header, names", [
+    ("gpu,usd_per_hour,time,provider", "“provider”"),
+    ("region,gpu,usd_per_hour,time,note", "“region”, “note”"),
+])
+def test_unknown_columns_are_refused_and_named(launch_content, tmp_path, header, names):
+    before = prices()
+    extra = "x," if header.startswith("region") else ""
+    content = f"{header}\n{extra}{GOOD_ROW.strip()}{',y' if header.endswith(('provider', 'note')) else ''}\n"
+    report = import_prices(content, "feed.csv", now=NOW)
+    assert not report.applied and report.refused == [
+        (0, f"unknown columns: {names} (a price file has the columns gpu, usd_per_hour and time only)")]
+    path = tmp_path / "feed.csv"
+    path.write_text(content)
+    applied, _out, err = run_command(path)
+    assert not applied and names in err
+    assert prices() == before
+
+
+def test_unknown_keys_of_a_json_row_are_refused_and_named(launch_content):
+    content = json.dumps([{"gpu": "h100-sxm", "usd_per_hour": "2.50", "time": "2026-11-30T10:00:00Z", "region": "eu"}])
+    report = import_prices(content, "feed.json", now=NOW)
+    assert not report.applied and len(report.refused) == 1
+    assert report.refused[0][0] == 1 and "unknown keys: “region”" in report.refused[0][1]
+
+
+@pytest.mark.parametrize("content, line", [
+    (f'gpu,usd_per_hour,time\n{GOOD_ROW}"b200,7.50,2026-11-30T10:00:00Z\nh200,3.10,2026-11-30T10:00:00Z\n', 3),
+    (f'gpu,usd_per_hour,time\n{GOOD_ROW}{GOOD_ROW.replace("h100-sxm", "b200")}"b200"x,7.50,2026-11-30T10:00:00Z\n', 4),
+])
+def test_a_malformed_quote_is_named_with_its_line_not_as_an_unknown_gpu(launch_content, tmp_path, content, line):
+    report = import_prices(content, "feed.csv", now=NOW)
+    assert not report.applied
+    reasons = [reason for _number, reason in report.refused]
+    assert not any("unknown GPU" in reason for reason in reasons)
+    assert f"line {line} has a malformed quote" in reasons[-1]
+    path = tmp_path / "feed.csv"
+    path.write_text(content)
+    applied, _out, err = run_command(path)
+    assert not applied and f"line {line} has a malformed quote" in err
+
+
+def test_a_row_with_more_fields_than_the_header_is_refused_as_such(launch_content):
+    report = import_prices(f"gpu,usd_per_hour,time\n{GOOD_ROW}b200,7.50,2026-11-30T10:00:00Z,extra\n", "feed.csv",
+                           now=NOW)
+    assert not report.applied and report.refused == [(2, "the row has 4 fields, the header 3 columns")]
+
+
+def test_a_file_above_the_size_cap_is_refused_before_it_is_read(launch_content, tmp_path, settings):
+    settings.PRICE_IMPORT_MAX_BYTES = 1000
+    content = "gpu,usd_per_hour,time\n" + GOOD_ROW * 40
+    report = import_prices(content.encode(), "feed.csv", now=NOW)
+    assert not report.applied and len(report.refused) == 1 and "larger than" in report.refused[0][1]
+    path = tmp_path / "big.csv"
+    path.write_text(content)
+    refusal = rf"has {len(content):,} bytes, more than the 1,000 an import reads \(PRICE_IMPORT_MAX_BYTES\)"
+    with pytest.raises(CommandError, match=refusal):
+        call_command("import_prices", str(path), stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def test_a_json_file_above_its_own_cap_is_refused_with_a_pointer_to_csv(launch_content, settings):
+    settings.PRICE_IMPORT_MAX_JSON_BYTES = 100
+    content = json.dumps([{"gpu": "h100-sxm", "usd_per_hour": "2.50", "time": "2026-11-30T10:00:00Z"}] * 5)
+    report = import_prices(content, "feed.json", now=NOW)
+    assert not report.applied and "as CSV" in report.refused[0][1]
+
+
+def test_a_line_longer_than_any_price_row_is_refused_without_reading_it_whole(launch_content):
+    report = import_prices("gpu,usd_per_hour,time\n" + "h" * 1_000_000, "feed.csv", now=NOW)
+    assert not report.applied and report.refused == [(0, "line 2 is longer than 10000 characters: no price row is")]
+
+
+def test_refusals_beyond_the_first_hundred_are_counted_not_listed(launch_content):
+    content = "gpu,usd_per_hour,time\n" + "no-such-gpu,1.00,2026-11-30T10:00:00Z\n" * 250
+    report = import_prices(content, "feed.csv", now=NOW)
+    assert not report.applied and len(report.refused) == 101
+    assert report.refused[-1] == (0, "150 more rows refused, not listed")
+
+
+def test_a_csv_file_is_read_as_a_stream(launch_content):
+    """The import reads an open CSV file in chunks, never ``read()`` of the whole of it."""
+    class NoWholeReads(io.BytesIO):
+        def read(self, size=-1):
+            assert size is not None and size >= 0, "the whole file was read"
+            return super().read(size)
+
+    report = import_prices(NoWholeReads(("gpu,usd_per_hour,time\n" + GOOD_ROW).encode()), "feed.csv", now=NOW)
+    assert report.applied and [change.slug for change in report.changes] == ["h100-sxm"]
+
+
+def test_the_command_reads_standard_input(launch_content, monkeypatch):
+    stdin = io.TextIOWrapper(io.BytesIO(("gpu,usd_per_hour,time\n" + GOOD_ROW).encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    applied, out, _err = run_command("-")
+    assert applied and "changed h100-sxm" in out

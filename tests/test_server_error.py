@@ -9,9 +9,10 @@ from django.utils.translation import gettext
 from workloads.models import Workload
 
 from .html import Page
+from .languages import LANGUAGES
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_an_error_gets_the_localized_500_page(launch_content, language):
     path = Workload.objects.get(key="llm-training").get_absolute_url(language)
     with connection.cursor() as cursor:

@@ -15,10 +15,9 @@ from signups.models import LegalPage, OutboxEmail, Signup, WaitlistRequest
 from workloads.models import Workload
 
 from .html import Page, assert_page_heading
+from .languages import LANGUAGES
 from .localized_urls import url_in
 from .signup_helpers import confirmation_path, run_mail_worker, signup_data, unsubscribe_path
-
-LANGUAGES = ["es", "pt", "de", "en"]
 
 
 @pytest.fixture
@@ -40,7 +39,7 @@ def test_form_is_in_the_pages_language_with_that_language_preselected_and_consen
     page = Page(body)
     assert page.lang == language and len(page.h1) == 1
     with translation.override(language):
-        assert page.h1 == [gettext("Join the EverXCloud waitlist")]
+        assert page.h1 == [gettext("Create your EverXCloud account")]
     assert f'<option value="{language}" selected>' in body
     assert 'name="consent"' in body and "checked" not in body
     assert url_in(language, "signups:privacy") in page.links
@@ -345,7 +344,7 @@ def test_calls_to_action_link_to_both_forms_in_the_visitors_language(client, lau
         page = Page(client.get(path).content.decode())
         assert f"{url_in(language, 'signups:signup')}?from={path}" in page.links, path
         assert f"{url_in(language, 'signups:provider_application')}?from={path}" in page.links, path
-        # The header's "Join the waitlist" goes to the form.
+        # The header's "Create your account" goes to the form.
         assert url_in(language, "signups:signup") in page.links
 
 

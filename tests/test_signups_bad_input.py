@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from signups.models import OutboxEmail, ProviderApplication, Signup, WaitlistRequest
 
 from .html import Page, assert_page_heading
+from .languages import LANGUAGES
 from .localized_urls import url_in
 from .signup_helpers import provider_data, signup_data
 
@@ -22,7 +23,7 @@ def assert_nothing_stored():
     assert not OutboxEmail.objects.exists() and not mail.outbox
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_an_invalid_email_gets_a_localized_form_error(client, launch_content, language):
     response = client.post(url_in(language, "signups:signup"), signup_data(email="not-an-address"))
     assert response.status_code == 400

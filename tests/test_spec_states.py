@@ -19,14 +19,21 @@ from workloads.models import Workload
 
 from .editors import change_form_data
 from .html import fetch, parse
+from .languages import LANGUAGES
 from .localized_urls import url_in
 
-LANGUAGES = ["es", "pt", "de", "en"]
 # Written out here, not read from the .po files: what a visitor reads in each language.
 NOT_PUBLISHED = {"es": "No publicado", "pt": "Não publicado", "de": "Nicht veröffentlicht", "en": "Not published"}
 NOT_SUPPORTED = {"es": "no compatible con esta GPU", "pt": "inexistente nesta GPU",
                  "de": "von dieser GPU nicht unterstützt", "en": "not supported by this GPU"}
 TFLOPS_4500 = {"es": "4500 TFLOPS", "pt": "4.500 TFLOPS", "de": "4.500 TFLOPS", "en": "4,500 TFLOPS"}
+# Not published per GPU, with the figure derived from the HGX board's beside it (64 TB/s ÷ 8 = 8,000 GB/s).
+BANDWIDTH_DERIVED = {
+    "es": "No publicado por GPU · ≈ 8000 GB/s, derivado de la cifra de sistema del fabricante",
+    "pt": "Não publicado por GPU · ≈ 8.000 GB/s, derivado do valor do sistema do fabricante",
+    "de": "Nicht pro GPU veröffentlicht · ≈ 8.000 GB/s, abgeleitet aus der Systemangabe des Herstellers",
+    "en": "Not published per GPU · ≈ 8,000 GB/s, derived from the vendor’s system figure",
+}
 
 
 @pytest.fixture
@@ -60,11 +67,15 @@ def spec_cells(document):
 def test_a_gpu_page_shows_each_state_of_a_spec(client, launch_content, language):
     document = fetch(client, url_in(language, "catalog:gpu_detail", slug="b300"))
     cells = spec_cells(document)
-    # NVIDIA publishes no per-GPU bandwidth for the B300 (the deck's "not published"); its FP8 comes from
-    # the HGX board's figure; a data-centre GPU has no ray-tracing cores.
+    # NVIDIA publishes no per-GPU bandwidth for the B300 (the deck's "not published"): the page says so, with the
+    # figure derived from the HGX board's beside it, linked to its source; its FP8 comes from the HGX board's
+    # figure; a data-centre GPU has no ray-tracing cores.
     with translation.override(language):
         bandwidth, fp8, rt_cores = (spec_label(key) for key in ("bandwidth_gbs", "fp8_dense_tflops", "rt_cores"))
-    assert cells[bandwidth].squashed_text == NOT_PUBLISHED[language]
+    assert cells[bandwidth].squashed_text == BANDWIDTH_DERIVED[language]
+    link = cells[bandwidth].find("a")
+    note = document.by_id(link.attrs["href"].removeprefix("#"))
+    assert "https://www.nvidia.com/en-us/data-center/hgx/" in [a.attrs["href"] for a in note.find_all("a")]
     assert cells[fp8].squashed_text == TFLOPS_4500[language]
     assert_not_supported_cell(cells[rt_cores], language)
     assert legends(document) == ["— " + NOT_SUPPORTED[language]]
@@ -93,7 +104,7 @@ def test_pcie_cards_show_their_link_where_the_interconnect_is_asked(client, laun
 # 2. A workload table.
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_workload_table_shows_each_state_of_a_spec(client, launch_content, language):
     workload = Workload.objects.get(key="llm-training")
     if language not in workload.page_languages():

@@ -14,6 +14,7 @@ from workloads.models import Workload, WorkloadColumn
 
 from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
 from .html import Page
+from .languages import LANGUAGES
 from .localized_numbers import numbers_in
 
 Kind = WorkloadColumn.Kind
@@ -61,7 +62,7 @@ def expected(column, row):
 def published_pages():
     return [(key, language) for key in (
         "llm-training", "fine-tuning", "llm-inference", "image-video-generation", "rendering-vfx",
-        "scientific-computing") for language in ("es", "pt", "de", "en")]
+        "scientific-computing") for language in LANGUAGES]
 
 
 @pytest.mark.parametrize("key, language", published_pages())

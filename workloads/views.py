@@ -2,6 +2,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import translation
 
+from catalog.price_freshness import prices_freshness
 from core.page_cache import cached_page
 from core.pages import page_context
 
@@ -30,9 +31,8 @@ def workload_detail(request, slug):
     paths = {code: content.path(workload, code) for code in workload.page_languages()}
     context = page_context(request, paths, title=workload.title, description=workload.summary or workload.intro,
                            structured_data=[faq_page(workload)])
-    updated = [row.gpu.price_updated_at for row in workload.rows.all() if row.gpu.price_updated_at]
     context.update({
-        "prices_updated": max(updated) if updated else None,
+        "prices_freshness": prices_freshness(row.gpu for row in workload.rows.all()),
         "workload": workload,
         "columns": list(workload.columns.all()),
         "table_rows": content.table(workload, language),

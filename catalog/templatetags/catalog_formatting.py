@@ -3,8 +3,10 @@ Django's own number formatting does not follow the deck (Spanish thousands, curr
 from django import template
 
 from core.formatting import (
+    as_decimal,
     format_date_time,
     format_long_date,
+    format_memory,
     format_number,
     format_price_per_hour,
     format_quantity,
@@ -32,6 +34,12 @@ def gigabytes(value):
 
 
 @register.filter
+def memory(value):
+    """Memory an estimate needs, to three significant digits ("37,7 GB", "512 MB")."""
+    return format_memory(value)
+
+
+@register.filter
 def price_per_hour(usd):
     return format_price_per_hour(usd)
 
@@ -52,3 +60,10 @@ def long_date(day):
 def iso_seconds(moment):
     """A machine-readable moment for <time datetime>, which takes at most three decimals of a second."""
     return moment.isoformat(timespec="seconds")
+
+
+@register.filter
+def plural_count(value):
+    """The count gettext picks a plural form by: the number itself if whole, else 2 ("1,5 billion": plural)."""
+    value = as_decimal(value)
+    return int(value) if value == value.to_integral_value() else 2

@@ -1,6 +1,7 @@
-"""``{% gpu_page_panels gpu %}`` and ``{% gpu_row_links gpu price %}``: what the apps above the catalogue
-registered for a GPU's page and its calculator row (``catalog.gpu_page_panels``), rendered in place, each
-from its own template and context only."""
+"""``{% gpu_page_panels gpu %}``, ``{% gpu_row_links gpu price %}`` and
+``{% gpu_signup_action gpu via="catalogue" %}`` (optionally ``count=8``, ``style="button"``): what the apps
+above the catalogue registered for a GPU's page, its calculator row and any priced row
+(``catalog.gpu_page_panels``), rendered in place, each from its own template and context only."""
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -22,3 +23,10 @@ def gpu_page_panels(gpu):
 @register.simple_tag
 def gpu_row_links(gpu, usd_per_hour):
     return render_all(registry.row_links(gpu, usd_per_hour))
+
+
+@register.simple_tag
+def gpu_signup_action(gpu, via, count=None, style="link"):
+    """The primary action for ``gpu`` (a GPU model instance), from the page ``via``: a link to the signup with
+    the GPU (and ``count`` GPUs, for a configuration) preselected; empty when no app provides one."""
+    return render_all(registry.signup_actions(gpu, via, count=count, style=style))

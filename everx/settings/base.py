@@ -2,6 +2,7 @@
 environment through ``env``; development gets safe defaults, production gets none for secrets."""
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "csp",
     "core",
+    "company",
     "catalog",
     "open_data",
     "estimator",
@@ -142,9 +144,9 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
-MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
-MODELTRANSLATION_LANGUAGES = ("es", "pt", "de", "en")
-MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
+MODELTRANSLATION_DEFAULT_LANGUAGE = LANGUAGE_CODE
+MODELTRANSLATION_LANGUAGES = tuple(code for code, _name in LANGUAGES)
+MODELTRANSLATION_FALLBACK_LANGUAGES = (LANGUAGE_CODE,)
 # modeltranslation's admin tabs load jQuery UI from a CDN by default; the site serves its own copy.
 JQUERY_UI_URL = "vendor/jquery-ui-1.13.3/jquery-ui.min.js"
 
@@ -163,23 +165,40 @@ LOGIN_USER_CEILING_SECONDS = int(env("LOGIN_USER_CEILING_SECONDS", 60 * 60))
 # Proxies in front of the app that append to X-Forwarded-For (0: use the connection's address).
 TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", 0))
 
-# The shared cache: pages, the content version, rate-limit and login-failure counters. Every process of
-# every app server must see the same one, so it is never per process: Redis with REDIS_URL (the faster),
-# else a table in the database (`manage.py createcachetable`: the start script and `make run` run it).
+# The shared cache. Every process of every app server must see the same one, so it is never per process:
+# Redis with REDIS_URL (the faster), else tables in the database (`manage.py createcachetable`: the start
+# script and `make run` run it). Two aliases, so that pages can never push state out: "default" holds state
+# for correctness (the content version, login-failure and rate-limit counters) and never culls a live key;
+# "pages" holds rendered pages only, bounded by PAGE_CACHE_MAX_BYTES (core/page_store.py) and emptied at
+# will. With Redis, pages have their own database (REDIS_PAGES_URL, by default the next database number of
+# REDIS_URL's server), since emptying it is FLUSHDB; run Redis without an eviction policy (its default).
 REDIS_URL = env("REDIS_URL")
+
+
+def next_redis_database(url):
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{int(parts.path.strip('/') or 0) + 1}"))
+
+
 if REDIS_URL:
-    CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-        # A Redis that is down or unreachable costs a request half a second, not a TCP timeout.
-        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-    }}
+    # A Redis that is down or unreachable costs a request half a second, not a TCP timeout.
+    REDIS_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                    "OPTIONS": REDIS_OPTIONS},
+        "pages": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                  "LOCATION": env("REDIS_PAGES_URL") or next_redis_database(REDIS_URL), "OPTIONS": REDIS_OPTIONS},
+    }
 else:
-    CACHES = {"default": {
-        # Django's database cache with counters that several processes can share (core/database_cache.py).
-        "BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache",
-        # Culling removes keys in key order, counters among them: keep it for a real overflow.
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
-    }}
+    CACHES = {
+        # Django's database cache with counters that several processes can share and no culling of live
+        # keys (core/database_cache.py): past MAX_ENTRIES rows it only deletes expired ones.
+        "default": {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache",
+                    "OPTIONS": {"MAX_ENTRIES": 10_000}},
+        # Pages only; their bytes are bounded by PAGE_CACHE_MAX_BYTES before Django's culling could apply.
+        "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache",
+                  "OPTIONS": {"MAX_ENTRIES": 100_000}},
+    }
 # Seconds a process keeps the content version it read before reading the shared one again: a change
 # reaches every process within this time (core/content_version.py).
 CONTENT_VERSION_MAX_AGE = 1.0
@@ -187,6 +206,9 @@ CONTENT_VERSION_MAX_AGE = 1.0
 # Whole-page cache (core/page_cache.py), keyed by language, path and content version.
 PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE_ENABLED", True)
 PAGE_CACHE_SECONDS = int(env("PAGE_CACHE_SECONDS", 24 * 3600))
+# Bytes of pages the shared cache holds per content version (counted as the database cache stores them);
+# beyond it pages are rendered and served without being stored (core/page_store.py).
+PAGE_CACHE_MAX_BYTES = int(env("PAGE_CACHE_MAX_BYTES", 32 * 1024 * 1024))
 # Pages each process also keeps in memory, most recently served first (core/page_cache.py).
 PAGE_MEMORY_CACHE_BYTES = int(env("PAGE_MEMORY_CACHE_BYTES", 32 * 1024 * 1024))
 # What browsers and a CDN in front are told: browsers revalidate (ETag), a CDN may keep a page briefly.
@@ -245,6 +267,9 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+# /healthz reports the mail queue as failing ("degraded") while the oldest mail waiting to be sent is
+# older than this (signups/outbox_health.py).
+MAIL_QUEUE_STALL_SECONDS = int(env("MAIL_QUEUE_STALL_SECONDS", 900))
 # Signups never confirmed are deleted this many days after their confirmation was asked for, with their
 # mails (signups/retention.py: the mail worker's loop, or `manage.py purge_unconfirmed`).
 SIGNUP_UNCONFIRMED_RETENTION_DAYS = int(env("SIGNUP_UNCONFIRMED_RETENTION_DAYS", 30))
@@ -253,9 +278,17 @@ SIGNUP_UNCONFIRMED_RETENTION_DAYS = int(env("SIGNUP_UNCONFIRMED_RETENTION_DAYS",
 # counted in the shared cache.
 SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
 SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
+# Mails the forms may queue for one mailbox (confirmations, a refused price alert, a provider's acknowledgement),
+# whatever asked for them and from where, per window (seconds), counted in the database (signups/mail_budget.py).
+SIGNUP_MAILS_PER_ADDRESS = int(env("SIGNUP_MAILS_PER_ADDRESS", 3))
+SIGNUP_MAILS_PER_ADDRESS_WINDOW = int(env("SIGNUP_MAILS_PER_ADDRESS_WINDOW", 24 * 3600))
 # Special-use top-level domains the forms accept addresses at anyway (signups/addresses.py): none in
 # production; the tests use .example.
 SIGNUP_ALLOWED_RESERVED_TLDS = env_list("SIGNUP_ALLOWED_RESERVED_TLDS", "")
-# Price alerts one mailbox may hold, confirmed or not (signups/price_alerts.py).
+# The largest price file `import_prices` reads (catalog/price_import.py): a CSV file is read as a stream, a
+# JSON file whole, so JSON has its own, lower cap.
+PRICE_IMPORT_MAX_BYTES = int(env("PRICE_IMPORT_MAX_BYTES", 200 * 1024 * 1024))
+PRICE_IMPORT_MAX_JSON_BYTES = int(env("PRICE_IMPORT_MAX_JSON_BYTES", 20 * 1024 * 1024))
+# Confirmed price alerts one mailbox may hold (signups/price_alerts.py).
 PRICE_ALERTS_PER_ADDRESS = int(env("PRICE_ALERTS_PER_ADDRESS", 20))
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"

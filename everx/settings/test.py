@@ -19,7 +19,8 @@ WHITENOISE_AUTOREFRESH = True
 
 # One process, and each test empties the cache: a per-process cache is the shared one here, and the
 # content version is read afresh on every request (a copy kept for a second would outlive the test).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-tests"}}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-tests"},
+          "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-test-pages"}}
 CONTENT_VERSION_MAX_AGE = 0
 
 # Test addresses are at .example (RFC 2606), which the signup forms refuse in production.

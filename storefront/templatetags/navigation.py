@@ -1,31 +1,60 @@
-"""The site header: brand, the workloads menu, the catalogue and calculator links, the language
-switcher and the waitlist button. An inclusion tag, so the header receives exactly what it shows and a
-page's own context (a view's ``workload``, say) can never change it."""
+"""The site header (brand, the workloads menu, the catalogue and calculator links, the language switcher and
+the waitlist button) and the site footer (the main sections, each workload page, the page in other languages,
+the legal pages). Inclusion tags, so each receives exactly what it shows and a page's own context (a view's
+``workload``, say) can never change it."""
 from django import template
+from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from workloads.snapshot import workload_content
 
 register = template.Library()
 
+# Pages whose first screen carries the primary action beside a price: on a phone the header leaves it to them.
+PAGES_WITH_OWN_ACTION = ("home", "catalog:gpu_detail", "catalog:gpu_list", "workload", "signups:signup")
+
+
+def workload_links_for(request):
+    """Each workload page in the active language, marked when it is the requested one. A page rendered without
+    the request (the 503 page when the database is down) must not touch the database: it lists none."""
+    if request is None:
+        return []
+    language = translation.get_language()
+    content = workload_content()
+    return [
+        {"title": workload.title, "path": path, "is_current": path == request.path}
+        for workload, path in content.links(content.with_page_in(language), language)
+    ]
+
 
 @register.inclusion_tag("includes/header.html", takes_context=True)
 def site_header(context):
     request = context.get("request")
-    workload_links = []
-    # A page rendered without the request (the 503 page when the database is down) must not touch the
-    # database: its header has no workloads menu.
-    if request is not None:
-        language = translation.get_language()
-        content = workload_content()
-        workload_links = [
-            {"title": workload.title, "path": path, "is_current": path == request.path}
-            for workload, path in content.links(content.with_page_in(language), language)
-        ]
+    workload_links = workload_links_for(request)
     here = getattr(getattr(request, "resolver_match", None), "view_name", None)
     return {
         "workload_links": workload_links,
         "workloads_current": any(link["is_current"] for link in workload_links),
         "current_view": here,
+        "pages_with_own_action": PAGES_WITH_OWN_ACTION,
+        "alternates": context.get("alternates") or [],
+    }
+
+
+@register.inclusion_tag("includes/footer.html", takes_context=True)
+def site_footer(context):
+    return {
+        "sections": [
+            {"title": _("All GPU models"), "path": reverse("catalog:gpu_list")},
+            {"title": _("Calculator"), "path": reverse("estimator:calculator")},
+            {"title": _("Compare GPUs"), "path": reverse("catalog:compare")},
+        ],
+        "workload_links": workload_links_for(context.get("request")),
+        "legal_links": [
+            {"title": _("Privacy policy"), "path": reverse("signups:privacy")},
+            {"title": _("Legal notice"), "path": reverse("signups:legal_notice")},
+        ],
+        "home_path": reverse("home"),
         "alternates": context.get("alternates") or [],
     }

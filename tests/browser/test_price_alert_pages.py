@@ -48,7 +48,7 @@ def test_the_alert_form_passes_axe_empty_and_with_errors(live_server, live_launc
         page.fill("input[name=target]", "8.50")
         page.locator("form.public-form button[type=submit]").click()
         page.wait_for_load_state()
-        assert page.locator(".errorlist").count() >= 3
+        assert page.locator(".field-error").count() >= 3
         assert axe_violations(page) == []
         # Nothing sticks out of a phone's screen.
         assert page.evaluate("() => document.documentElement.scrollWidth") <= VIEWPORTS[viewport]["width"]

@@ -40,6 +40,7 @@ def test_sign_up_in_spanish_and_confirm_with_the_link_from_the_mail(
     page.fill("input[name=email]", "lucia@example.com")
     page.check("input[name=currency][value=EUR]")
     page.select_option("select[name=workload]", label=training.title_es)
+    page.check("input[name=business]")
     page.check("input[name=consent]")
     page.locator("form.public-form button[type=submit]").click()
     page.wait_for_url(live_server.url + url_in("es", "signups:signup_thanks"))
@@ -65,7 +66,7 @@ def test_sign_up_in_spanish_and_confirm_with_the_link_from_the_mail(
     signup = Signup.objects.get()
     assert signup.is_subscribed
     assert (signup.email, signup.currency, signup.language) == ("lucia@example.com", "EUR", "es")
-    assert signup.workload == training
+    assert signup.workload == training and signup.for_business
     assert (signup.consent_language, signup.source_path) == ("es", "/es/")
 
 
@@ -81,7 +82,7 @@ def test_the_forms_pass_axe_empty_and_with_errors(live_server, live_launch_conte
         page.evaluate("() => { document.querySelector('form.public-form').noValidate = true; }")
         page.locator("form.public-form button[type=submit]").click()
         page.wait_for_load_state()
-        assert page.locator(".errorlist").count() >= 2
+        assert page.locator(".field-error").count() >= 2
         assert axe_violations(page) == []
         # The first invalid field points to its error message.
         described_by = page.locator('input[aria-invalid="true"]').first.get_attribute("aria-describedby")

@@ -5,12 +5,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from ..languages import LANGUAGES
 from ..localized_urls import url_in
 from ..page_judges import VIEWPORTS, axe_problems, axe_violations, vnu_errors
 from .first_visit import BUDGET_BYTES, first_visits
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
-LANGUAGES = ["es", "pt", "de", "en"]
 # The heaviest answers: every GPU count up to the largest cluster (the most marks and chart rows), a large
 # batch; the empty forms; a form with errors.
 QUERIES = [

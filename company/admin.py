@@ -1,0 +1,49 @@
+"""The operator record in the admin: one page (a singleton), its recipients inline. Only staff with the
+model's permissions (operators, not the Editors group) see it."""
+from django.contrib import admin
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .completeness import missing_details
+from .models import OperatorRecord, Recipient
+
+
+class RecipientInline(admin.TabularInline):
+    model = Recipient
+    extra = 0
+
+
+@admin.register(OperatorRecord)
+class OperatorRecordAdmin(admin.ModelAdmin):
+    inlines = [RecipientInline]
+    readonly_fields = ["still_missing"]
+    fieldsets = [
+        (_("Company"), {"fields": ["still_missing", "legal_name", "legal_form", "street", "postal_code", "city",
+                                   "country", "representatives", "register_name", "register_number", "vat_id",
+                                   "cnpj_applies", "cnpj"]}),
+        (_("Contacts"), {"fields": ["contact_email", "phone", "privacy_email", "dpo_applies", "dpo",
+                                    "eu_representative_applies", "eu_representative"]}),
+        (_("Authorities"), {"fields": ["lead_supervisory_authority", "licensing_authority_applies",
+                                       "licensing_authority", "content_responsible", "dispute_resolution",
+                                       "dispute_resolution_body"]}),
+        (_("Retention periods"), {"fields": ["consent_evidence_retention_months",
+                                             "provider_application_retention_months",
+                                             "erasure_record_retention_months", "backup_retention_days"]}),
+    ]
+
+    @admin.display(description=_("still missing"))
+    def still_missing(self, obj):
+        missing = missing_details(obj if obj is not None else OperatorRecord())
+        return ", ".join(str(detail.label) for detail in missing) or _("nothing: the record is complete")
+
+    def has_add_permission(self, request):
+        return super().has_add_permission(request) and not OperatorRecord.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        """Straight to the one record (created empty on the first visit)."""
+        OperatorRecord.objects.get_or_create(pk=1)
+        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:company_operatorrecord_change", args=[1]))

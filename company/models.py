@@ -1,0 +1,134 @@
+"""The operator record: one row (a singleton) that operators fill in the admin, and the recipients of
+personal data listed with it. Every field starts empty: the company's details are never guessed, and
+``check --deploy`` names each one still missing (company/completeness.py)."""
+from babel import Locale
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# The European Economic Area: the EU's 27 members, Iceland, Liechtenstein and Norway. A recipient
+# outside it needs a transfer safeguard (Art. 44–46 GDPR).
+EEA_COUNTRIES = frozenset({
+    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT", "LT",
+    "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK", "IS", "LI", "NO",
+})
+
+
+def validate_country_code(code):
+    if code and code not in Locale.parse("en").territories:
+        raise ValidationError(_("Enter a two-letter ISO 3166 country code, such as DE."))
+
+
+class Applicability(models.TextChoices):
+    """For details the law asks for only in some cases: an operator decides, empty is not a decision."""
+
+    UNDECIDED = "", _("not yet decided")
+    APPLIES = "applies", _("applies")
+    DOES_NOT_APPLY = "does-not-apply", _("does not apply")
+
+
+class OperatorRecord(models.Model):
+    class DisputeResolution(models.TextChoices):
+        UNDECIDED = "", _("not yet decided")
+        NOT_WILLING = "not-willing", _("neither willing nor obliged to take part")
+        WILLING = "willing", _("takes part before the body named below")
+
+    legal_name = models.CharField(_("company name"), max_length=200, blank=True,
+                                  help_text=_("As registered, without the legal form."))
+    legal_form = models.CharField(_("legal form"), max_length=100, blank=True)
+    street = models.CharField(_("street and number"), max_length=200, blank=True)
+    postal_code = models.CharField(_("postcode"), max_length=20, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True, validators=[validate_country_code],
+                               help_text=_("Two-letter ISO 3166 code, such as DE."))
+    representatives = models.TextField(_("representatives"), blank=True,
+                                       help_text=_("The managing directors' names, one a line."))
+    register_name = models.CharField(_("commercial register"), max_length=200, blank=True,
+                                     help_text=_("The register court or registry."))
+    register_number = models.CharField(_("registration number"), max_length=100, blank=True)
+    vat_id = models.CharField(_("VAT identification number"), max_length=30, blank=True)
+    cnpj_applies = models.CharField(_("Brazilian company number (CNPJ)"), max_length=20, blank=True,
+                                    choices=Applicability.choices)
+    cnpj = models.CharField(_("CNPJ"), max_length=30, blank=True)
+    contact_email = models.EmailField(_("contact email"), blank=True)
+    phone = models.CharField(_("telephone"), max_length=40, blank=True)
+    privacy_email = models.EmailField(_("data protection contact email"), blank=True)
+    dpo_applies = models.CharField(_("data protection officer appointed"), max_length=20, blank=True,
+                                   choices=Applicability.choices)
+    dpo = models.TextField(_("data protection officer"), blank=True, help_text=_("Name and contact."))
+    eu_representative_applies = models.CharField(
+        _("EU representative (Art. 27 GDPR) needed"), max_length=20, blank=True, choices=Applicability.choices,
+        help_text=_("Needed when the company is established outside the EU."))
+    eu_representative = models.TextField(_("EU representative"), blank=True, help_text=_("Name and address."))
+    lead_supervisory_authority = models.CharField(_("lead data protection supervisory authority"),
+                                                  max_length=200, blank=True)
+    licensing_authority_applies = models.CharField(
+        _("activity requires authorisation"), max_length=20, blank=True, choices=Applicability.choices)
+    licensing_authority = models.CharField(_("supervisory authority of the activity"), max_length=200,
+                                           blank=True)
+    content_responsible = models.TextField(
+        _("responsible for the content"), blank=True,
+        help_text=_("Name and address of the person responsible under § 18(2) MStV."))
+    dispute_resolution = models.CharField(_("consumer dispute resolution"), max_length=20, blank=True,
+                                          choices=DisputeResolution.choices)
+    dispute_resolution_body = models.CharField(_("consumer arbitration board"), max_length=200, blank=True)
+    consent_evidence_retention_months = models.PositiveSmallIntegerField(
+        _("consent evidence kept (months after withdrawal)"), null=True, blank=True)
+    provider_application_retention_months = models.PositiveSmallIntegerField(
+        _("provider applications kept (months after the last contact)"), null=True, blank=True)
+    erasure_record_retention_months = models.PositiveSmallIntegerField(
+        _("erasure records kept (months)"), null=True, blank=True)
+    backup_retention_days = models.PositiveSmallIntegerField(
+        _("database backups kept (days)"), null=True, blank=True,
+        help_text=_("How long a backup is kept: an erased address is gone from every backup after it."))
+
+    class Meta:
+        verbose_name = _("operator record")
+        verbose_name_plural = _("operator record")
+
+    def __str__(self):
+        return str(self._meta.verbose_name)
+
+    def save(self, *args, **kwargs):
+        self.pk = 1  # one record: the company behind the site
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def current(cls):
+        """The saved record, or an empty one (never saved here: reading must not write)."""
+        return cls.objects.filter(pk=1).prefetch_related("recipients").first() or cls(pk=1)
+
+
+class Recipient(models.Model):
+    """A service provider that receives personal data (Art. 13(1)(e) GDPR), with its country."""
+
+    class Role(models.TextChoices):
+        HOSTING = "hosting", _("hosting")
+        EMAIL = "email", _("email delivery")
+        CDN = "cdn", _("content delivery network (CDN)")
+        LOGS = "logs", _("log collection")
+
+    class Safeguard(models.TextChoices):
+        NONE = "", _("none (inside the EEA)")
+        ADEQUACY = "adequacy", _("adequacy decision (Art. 45 GDPR)")
+        STANDARD_CLAUSES = "standard-clauses", _("standard contractual clauses (Art. 46(2)(c) GDPR)")
+
+    record = models.ForeignKey(OperatorRecord, on_delete=models.CASCADE, related_name="recipients")
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    name = models.CharField(_("name"), max_length=200)
+    country = models.CharField(_("country"), max_length=2, validators=[validate_country_code],
+                               help_text=_("Two-letter ISO 3166 code, such as DE."))
+    safeguard = models.CharField(_("transfer safeguard"), max_length=20, blank=True, choices=Safeguard.choices,
+                                 help_text=_("Needed for a country outside the EEA."))
+
+    class Meta:
+        verbose_name = _("recipient of personal data")
+        verbose_name_plural = _("recipients of personal data")
+        ordering = ["role", "name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def outside_eea(self):
+        return self.country not in EEA_COUNTRIES

@@ -1,0 +1,28 @@
+"""The operator record as pages and mails read it: loaded once per content version in each process
+(``core.per_version``; a save of the record or a recipient bumps the version, company/apps.py), so a page
+rendered uncached costs no query for it. The deploy check reads the database itself."""
+from typing import NamedTuple
+
+from core.per_version import PerContentVersion
+
+from .models import OperatorRecord
+
+
+class RecordSnapshot(NamedTuple):
+    version: int
+    record: OperatorRecord
+
+
+def load(version):
+    record = OperatorRecord.current()
+    if not record._state.adding:
+        list(record.recipients.all())  # prefetched by current(): kept on the instance
+    return RecordSnapshot(version, record)
+
+
+_snapshot = PerContentVersion(load)
+
+
+def operator_record():
+    """The record of the current content version (an unsaved empty one before any is saved)."""
+    return _snapshot().record

@@ -1,0 +1,127 @@
+"""Published runs the estimator is checked against (``data/published_runs.toml``): training runs with their
+reported GPU-hours and serving figures with their decode speed per sequence, each with its source and a quoted
+excerpt. A run is in the calibration set (its figures chose the efficiencies in ``efficiency.toml``) or in the
+held-out set (never used to choose them). ``check_*`` compute the estimator's figure for a run the way the
+calculator does, and the ratio estimate ÷ published. Pure: no Django."""
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from catalog.sizing import exact
+
+from .fit import KVCacheShape
+from .inference import inference_estimate
+from .training import training_estimate
+
+PUBLISHED_RUNS_TOML = Path(__file__).resolve().parent / "data" / "published_runs.toml"
+CALIBRATION, HELD_OUT = "calibration", "held_out"
+
+
+@dataclass(frozen=True)
+class Source:
+    url: str
+    read_on: str
+    excerpt: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    name: str
+    billion_params: Fraction
+    active_billion_params: Fraction  # None: dense
+    billion_tokens: Fraction
+    gpu: str  # the catalogue GPU the estimate uses
+    gpu_as_published: str
+    published_gpu_hours: Fraction
+    precision: str
+    set: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class DecodeRun:
+    name: str
+    billion_params: Fraction
+    active_billion_params: Fraction
+    method: str  # the calculator's inference method for the run's weights
+    shape: KVCacheShape
+    context_tokens: int
+    batch_size: int
+    gpu: str
+    gpu_count: int
+    engine: str
+    published_tokens_per_second: Fraction  # per sequence
+    set: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class Check:
+    run: object
+    gpu: object
+    estimate: Fraction
+    ratio: Fraction  # estimate ÷ published
+
+
+def optional(row, key):
+    return exact(row[key]) if row.get(key) else None
+
+
+def source(row):
+    return Source(row["source"], row["read_on"], row["excerpt"], row.get("note", ""))
+
+
+def read_published_runs(text):
+    """(training runs, decode runs) from the data file's text."""
+    data = tomllib.loads(text)
+    training = tuple(TrainingRun(
+        row["name"], exact(row["billion_params"]), optional(row, "active_billion_params"),
+        exact(row["billion_tokens"]), row["gpu"], row["gpu_as_published"], exact(row["published_gpu_hours"]),
+        row["precision"], row["set"], source(row),
+    ) for row in data["training"])
+    decode = tuple(DecodeRun(
+        row["name"], exact(row["billion_params"]), optional(row, "active_billion_params"), row["method"],
+        KVCacheShape(int(row["layers"]), int(row["kv_heads"]), int(row["head_dim"])), int(row["context_tokens"]),
+        int(row["batch"]), row["gpu"], int(row["gpu_count"]), row["engine"],
+        exact(row["published_tokens_per_second"]), row["set"], source(row),
+    ) for row in data["decode"])
+    for run in training + decode:
+        if run.set not in (CALIBRATION, HELD_OUT) or not run.source.url.startswith("https://") \
+                or not run.source.excerpt:
+            raise ValueError(f"{run.name}: a set, an https source and a quoted excerpt are required")
+    return training, decode
+
+
+@cache
+def published_runs(path=PUBLISHED_RUNS_TOML):
+    return read_published_runs(Path(path).read_text(encoding="utf-8"))
+
+
+def check_training(run, gpu, method, model=None):
+    """The estimator's GPU-hours for a training run on its GPU (the fewest GPUs that hold it, up to a cluster of
+    16,384, as the calculator counts), against the published GPU-hours."""
+    estimate = training_estimate([gpu], run.billion_params, method, run.billion_tokens, None, 16384,
+                                 run.active_billion_params, model)
+    hours = estimate.rows[0].gpu_hours
+    return Check(run, gpu, hours, hours / run.published_gpu_hours)
+
+
+def check_decode(run, gpu, model=None):
+    """The estimator's decode speed per sequence on the run's GPUs, against the published speed."""
+    estimate = inference_estimate([gpu], run.billion_params, run.method, run.shape, run.context_tokens,
+                                  run.batch_size, run.active_billion_params, model, gpu_count=run.gpu_count)
+    speed = estimate.rows[0].per_sequence
+    return Check(run, gpu, speed, speed / run.published_tokens_per_second)
+
+
+def checks(gpus_by_slug, full_training_method, model=None):
+    """Every run's check whose GPU is in the catalogue: (training checks, decode checks)."""
+    training, decode = published_runs()
+    return (
+        tuple(check_training(run, gpus_by_slug[run.gpu], full_training_method, model)
+              for run in training if run.gpu in gpus_by_slug),
+        tuple(check_decode(run, gpus_by_slug[run.gpu], model) for run in decode if run.gpu in gpus_by_slug),
+    )

@@ -1,0 +1,213 @@
+"""A flood of distinct query strings cannot fill the shared cache nor push state out of it (issue 26): only
+canonical pages are stored, pages live in their own alias bounded in bytes, and the state alias (content
+version, login-failure counters) never culls a live key. With the real database cache and with Redis."""
+from contextlib import contextmanager
+
+import pytest
+from django.conf import settings
+from django.core.cache import caches
+from django.core.management import call_command
+from django.db import connection
+from django.test import override_settings
+from django.urls import reverse
+
+from catalog.models import GPU
+from core.content_version import CONTENT_VERSION_KEY
+from core.page_cache import page_cache_key, recent_pages
+from everx.settings.base import next_redis_database
+
+from .conftest import forget_the_cache
+from .editors import PASSWORD, create_editor
+from .localized_urls import url_in
+from .servers import DATABASE_CACHES, redis_server
+
+FLOOD = 5000
+SECOND_FLOOD = 1000
+LOCKED_OUT = {"LOGIN_MAX_FAILURES_PER_USER": 3, "LOGIN_LOCKOUT_SECONDS": 600}
+
+
+def calculator(language="en", query=""):
+    return url_in(language, "estimator:calculator") + query
+
+
+def flood_queries(start, count):
+    """Distinct calculator query strings, as a crawler or an attacker writes them: valid inputs on every tab
+    (each rendered, none stored) and junk (each refused, none stored)."""
+    for number in range(start, start + count):
+        kind = number % 4
+        if kind == 0:
+            yield f"?size={number}&method=full_adam"
+        elif kind == 1:
+            yield f"?answer=training&size={number % 900 + 1}.{number % 1000:03d}&method=full_adam&tokens=100"
+        elif kind == 2:
+            yield f"?answer=inference&size=junk-{number}&method=weights_16bit"
+        else:
+            yield f"?answer={number}&utm_source={number}"
+
+
+def flood(client, start, count):
+    for query in flood_queries(start, count):
+        response = client.get(calculator("en", query))
+        assert response.status_code == 200, query
+        assert response["Cache-Control"].startswith("private"), query
+
+
+@contextmanager
+def database_caches():
+    with override_settings(CACHES=DATABASE_CACHES):
+        call_command("createcachetable", verbosity=0)
+        forget_the_cache()
+        recent_pages.entries.clear()
+        recent_pages.size = 0
+
+        def stored_bytes():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_total_relation_size('page_cache') + pg_total_relation_size('django_cache')")
+                return cursor.fetchone()[0]
+
+        def page_rows():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM page_cache")
+                return cursor.fetchone()[0]
+
+        yield stored_bytes, page_rows
+    forget_the_cache()
+
+
+@contextmanager
+def redis_caches():
+    with redis_server() as url:
+        options = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+        backend = "django.core.cache.backends.redis.RedisCache"
+        with override_settings(CACHES={"default": {"BACKEND": backend, "LOCATION": url, "OPTIONS": options},
+                                       "pages": {"BACKEND": backend, "LOCATION": next_redis_database(url),
+                                                 "OPTIONS": options}}):
+            forget_the_cache()
+            recent_pages.entries.clear()
+            recent_pages.size = 0
+
+            def clients():
+                return [caches[alias]._cache.get_client() for alias in ("default", "pages")]
+
+            def stored_bytes():
+                return sum(client.memory_usage(key) or 0 for client in clients() for key in client.scan_iter())
+
+            def page_rows():
+                return clients()[1].dbsize()
+
+            yield stored_bytes, page_rows
+            forget_the_cache()
+
+
+BACKENDS = {"database": database_caches, "redis": redis_caches}
+
+
+def lock_out(client):
+    url = reverse("admin:login")
+    for _attempt in range(LOCKED_OUT["LOGIN_MAX_FAILURES_PER_USER"]):
+        assert client.post(url, {"username": "editor", "password": "wrong"}).status_code == 200
+    assert client.post(url, {"username": "editor", "password": PASSWORD}).status_code == 429
+
+
+def is_stored(client, path_and_query, language="en"):
+    """Whether the shared page cache (not this process's memory) holds the page."""
+    request = client.get(path_and_query).wsgi_request
+    return caches["pages"].get(page_cache_key(request, language, query=request.GET.keys())) is not None
+
+
+@pytest.mark.multiprocess
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_flood_of_distinct_calculator_urls_stores_nothing_and_leaves_state_intact(client, launch_content,
+                                                                                    backend):
+    create_editor()
+    with BACKENDS[backend]() as (stored_bytes, page_rows), override_settings(**LOCKED_OUT):
+        lock_out(client)
+        normal = calculator("en")
+        assert client.get(normal).status_code == 200
+        assert client.get(calculator("en", "?answer=training")).status_code == 200
+        version = caches["default"].get(CONTENT_VERSION_KEY)
+        rows, before = page_rows(), stored_bytes()
+        assert rows == 2
+
+        flood(client, 0, FLOOD)
+        after_first = stored_bytes()
+        assert after_first - before <= settings.PAGE_CACHE_MAX_BYTES
+        assert page_rows() == rows, "no page of the flood is stored, junk or valid"
+        flood(client, FLOOD, SECOND_FLOOD)
+        assert stored_bytes() - after_first <= 64 * 1024, "a second flood grows the cache by almost nothing"
+        assert page_rows() == rows
+
+        assert caches["default"].get(CONTENT_VERSION_KEY) == version
+        assert client.post(reverse("admin:login"), {"username": "editor", "password": PASSWORD}).status_code == 429
+        recent_pages.entries.clear()
+        recent_pages.size = 0
+        with override_settings(PAGE_CACHE_ENABLED=True):
+            response = client.get(normal)
+        assert response["Cache-Control"].startswith("public")
+
+
+@pytest.mark.multiprocess
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_page_cache_stays_within_its_byte_bound_and_state_survives_it(client, launch_content, backend):
+    """Every canonical page in every language against a bound a few pages fill: the pages stored stay within
+    it, the rest are served rendered, and the content version and a lockout are untouched."""
+    create_editor()
+    bound = 300_000
+    with BACKENDS[backend]() as (stored_bytes, page_rows), override_settings(PAGE_CACHE_MAX_BYTES=bound,
+                                                                             **LOCKED_OUT):
+        lock_out(client)
+        before = stored_bytes()
+        assert client.get(url_in("en", "home")).status_code == 200
+        version = caches["default"].get(CONTENT_VERSION_KEY)
+        slugs = list(GPU.objects.values_list("slug", flat=True))
+        for language in ("en", "es", "pt", "de"):
+            for slug in slugs:
+                assert client.get(url_in(language, "catalog:gpu_detail", slug=slug)).status_code == 200
+        assert 0 < page_rows() < len(slugs) * 4
+        assert caches["default"].get(f"page-bytes:{version}") <= bound
+        # Redis keeps a page's pickle; the database its base64 text and TOAST pages: bounded either way.
+        assert stored_bytes() - before <= bound * 1.5
+        assert caches["default"].get(CONTENT_VERSION_KEY) == version
+        assert client.post(reverse("admin:login"), {"username": "editor", "password": PASSWORD}).status_code == 429
+
+
+def test_junk_and_other_inputs_are_served_uncached_and_presets_cached(client, launch_content):
+    for query in ("?size=abc&method=full_adam", "?size=70&method=full_adam", "?answer=nonsense", "?size=",
+                  "?answer=training&answer=training"):
+        response = client.get(calculator("en", query))
+        assert response["Cache-Control"].startswith("private"), query
+        assert not is_stored(client, calculator("en", query)), query
+    for query in ("", "?answer=training", "?answer=inference"):
+        client.get(calculator("en", query))
+        assert is_stored(client, calculator("en", query)), query
+    catalogue = url_in("en", "catalog:gpu_list")
+    for query in ("?vendor=NVIDIA", "?sort=price", "?vendor=AMD&sort=price"):
+        client.get(catalogue + query)
+        assert is_stored(client, catalogue + query), query
+    for query in ("?min_memory=80", "?vendor=Nobody", "?vendor=AMD&vendor=NVIDIA", "?sort=price&nf=en"):
+        assert client.get(catalogue + query)["Cache-Control"].startswith("private"), query
+        assert not is_stored(client, catalogue + query), query
+    compare = url_in("en", "catalog:compare")
+    assert client.get(compare + "?gpu=h100-sxm&gpu=b200")["Cache-Control"].startswith("private")
+    assert not is_stored(client, compare + "?gpu=h100-sxm&gpu=b200")
+
+
+def test_the_state_cache_never_culls_a_live_key(db):
+    """Past MAX_ENTRIES Django's database cache deletes a third of the keys in key order, and the content
+    version and lockout counters sort first: the state alias deletes expired rows only."""
+    state = {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache",
+             "OPTIONS": {"MAX_ENTRIES": 10}}
+    with override_settings(CACHES={**DATABASE_CACHES, "default": state}):
+        call_command("createcachetable", verbosity=0)
+        cache = caches["default"]
+        cache.set(CONTENT_VERSION_KEY, 7, timeout=None)
+        cache.set("login-failures:user:abc", 5, timeout=600)
+        for number in range(50):
+            cache.set(f"rate:{number}", number, timeout=600)
+        cache.set("expired", 1, timeout=-1)
+        cache.set("rate:last", 1, timeout=600)
+        assert cache.get(CONTENT_VERSION_KEY) == 7 and cache.get("login-failures:user:abc") == 5
+        assert all(cache.get(f"rate:{number}") == number for number in range(50))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM django_cache WHERE cache_key LIKE %s", ["%expired"])
+            assert cursor.fetchone()[0] == 0
