@@ -206,6 +206,13 @@ def compact_fraction_digits(value):
     return max(0, ESTIMATE_DIGITS - 1 - value.adjusted() % 3)
 
 
+def plural_count(value):
+    """The count gettext chooses a plural form by: the number itself if whole, else 2 (CLDR reads a fraction as
+    plural: "1,5 horas", "1,5 billion parameters")."""
+    value = as_decimal(value)
+    return int(value) if value == value.to_integral_value() else 2
+
+
 def format_compact(value):
     """A large estimate in the language's short form from a million on, to three significant digits: "1,05
     Mio." (de), "1,05 M" (es), "1.05M" (en); below, its digits to three significant digits."""

@@ -62,6 +62,14 @@ def billions_field(label, *, required=False, help_text=None, error_messages=None
                                 error_messages=error_messages or {})
 
 
+def check_whole_number(form, name, low, high):
+    """A whole number's range, with a localized message naming the limits in the visitor's digits."""
+    value = form.cleaned_data.get(name)
+    if value is not None and not low <= value <= high:
+        form.add_error(name, ValidationError(_("Enter a whole number from %(min)s to %(max)s.") % {
+            "min": format_number(low), "max": format_number(high)}, code="out_of_range"))
+
+
 def preset_label(preset):
     return _("%(name)s: %(layers)s layers, %(kv_heads)s KV heads, head dimension %(head_dim)s") % {
         "name": preset.name, "layers": preset.layers, "kv_heads": preset.kv_heads, "head_dim": preset.head_dim,
@@ -132,13 +140,7 @@ class CalculatorForm(QueryForm):
     def clean(self):
         data = super().clean()
         for name, (low, high) in WHOLE_NUMBER_RANGES.items():
-            value = data.get(name)
-            if value is not None and not low <= value <= high:
-                self.add_error(name, ValidationError(
-                    _("Enter a whole number from %(min)s to %(max)s.") % {
-                        "min": format_number(low), "max": format_number(high)},
-                    code="out_of_range",
-                ))
+            check_whole_number(self, name, low, high)
         if data.get("method") and data["method"].serves:
             self.check_kv_cache_shape(data)
         return data
@@ -222,13 +224,6 @@ def check_active(form, data):
         form.add_error("active", ValidationError(
             _("The active parameters (%(active)s billion) cannot exceed the model size (%(size)s billion).") % {
                 "active": format_number(active), "size": format_number(size)}, code="above_size"))
-
-
-def check_whole_number(form, name, low, high):
-    value = form.cleaned_data.get(name)
-    if value is not None and not low <= value <= high:
-        form.add_error(name, ValidationError(_("Enter a whole number from %(min)s to %(max)s.") % {
-            "min": format_number(low), "max": format_number(high)}, code="out_of_range"))
 
 
 def check_decimal(form, name, low, high, *, low_included, message, write=format_number):

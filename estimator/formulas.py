@@ -8,7 +8,7 @@ memory in GB, prices in US dollars per GPU-hour, times in hours.
 """
 from fractions import Fraction
 
-from catalog.sizing import FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN, FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN, exact  # noqa: F401
+from catalog.sizing import exact
 
 SECONDS_PER_HOUR = 3600
 FLOPS_PER_TFLOP = 10**12
@@ -18,9 +18,7 @@ TOKENS_PER_MILLION = 10**6
 # Chinchilla (Hoffmann et al., 2022): about 20 training tokens per parameter is compute-optimal.
 COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER = 20
 
-# Model FLOPs utilization: the share of the dense BF16 peak a training run turns into model FLOPs. Llama 3
-# 405B reported 38-43 % on H100 (Llama 3 paper, table 4), PaLM 540B 46 % on TPU v4.
-DEFAULT_UTILIZATION = Fraction(40, 100)
+# Model FLOPs utilization a visitor may enter in place of the measured figures (efficiency.toml).
 MIN_UTILIZATION, MAX_UTILIZATION = Fraction(5, 100), Fraction(80, 100)
 
 # GPU counts a training configuration comes in: powers of two up to the cluster the visitor picks.

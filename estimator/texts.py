@@ -4,6 +4,7 @@ source, and the check against published runs. Works on GPUs already fetched: no 
 computed from unrounded values and rounded only here, to three significant digits."""
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,8 +25,10 @@ from core.formatting import (
     format_usd,
     format_usd_estimate,
     format_usd_rate,
+    plural_count,
     significant,
 )
+from core.per_version import PerContentVersion
 
 from . import formulas
 from .cost_chart import cost_chart
@@ -73,6 +76,7 @@ def gpus_text(count):
 
 
 def configuration_name(configuration):
+    """ "H100 SXM × 8": anything with a ``gpu`` and a ``gpu_count`` (a training configuration, an inference row)."""
     return _("%(gpu)s × %(count)s") % {"gpu": configuration.gpu.name, "count": format_number(configuration.gpu_count)}
 
 
@@ -81,12 +85,6 @@ def billions_text(billions):
     value = significant(billions)
     return ngettext("%(count)s billion parameters", "%(count)s billion parameters", plural_count(value)) % {
         "count": format_number(value)}
-
-
-def plural_count(value):
-    """The count gettext chooses a plural by: a whole number, or 2 for a fraction (CLDR: "1,5 horas")."""
-    value = as_decimal(value)
-    return int(value) if value == value.to_integral_value() else 2
 
 
 def class_name(gpu_class):
@@ -303,7 +301,7 @@ def recommended_inference(estimate):
     if not cheapest:
         return None
     row = cheapest[0]
-    return {"gpu": row.gpu, "count": row.gpu_count, "name": f"{row.gpu.name} × {format_number(row.gpu_count)}",
+    return {"gpu": row.gpu, "count": row.gpu_count, "name": configuration_name(row),
             "detail": _("%(price)s per million tokens, %(speed)s per sequence") % {
                 "price": format_usd_rate(row.usd_per_million), "speed": tokens_per_second(row.per_sequence)}}
 
@@ -312,7 +310,7 @@ def inference_chart(estimate):
     priced = [row for row in estimate.rows if row.usd_per_million is not None]
     if not priced:
         return None
-    rows = tuple((f"{row.gpu.name} × {format_number(row.gpu_count)}", tokens_per_second(row.per_sequence),
+    rows = tuple((configuration_name(row), tokens_per_second(row.per_sequence),
                   format_usd_rate(row.usd_per_million)) for row in priced)
     highlighted = {index: _("Cheapest: %(configuration)s") % {"configuration": rows[index][0]}
                    for index, row in enumerate(priced) if row.cheapest}
@@ -415,9 +413,24 @@ def ratio_text(ratio):
     return format_number(as_decimal(ratio), 2)
 
 
+class PublishedChecks(NamedTuple):
+    version: int
+    training: tuple
+    decode: tuple
+
+
+def load_published_checks(version, gpus):
+    return PublishedChecks(version, *checks({gpu.slug: gpu for gpu in gpus}, sizing_method("full_adam")))
+
+
+# The checks depend on the GPUs' figures only (not the page's inputs): computed once per content version.
+published_checks = PerContentVersion(load_published_checks)
+
+
 def published_run_rows(gpus):
     """The check against published runs: each run's published figure, our estimate and the ratio."""
-    training, decode = checks({gpu.slug: gpu for gpu in gpus}, sizing_method("full_adam"))
+    found = published_checks(gpus)
+    training, decode = found.training, found.decode
     training_rows_ = [{
         "name": check.run.name, "gpu": check.run.gpu_as_published, "held_out": check.run.set == HELD_OUT,
         "published": format_gpu_hours(check.run.published_gpu_hours), "estimate": format_gpu_hours(check.estimate),

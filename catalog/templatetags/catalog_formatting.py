@@ -3,13 +3,13 @@ Django's own number formatting does not follow the deck (Spanish thousands, curr
 from django import template
 
 from core.formatting import (
-    as_decimal,
     format_date_time,
     format_long_date,
     format_memory,
     format_number,
     format_price_per_hour,
     format_quantity,
+    plural_count,
 )
 
 from ..specs import spec_text
@@ -62,8 +62,4 @@ def iso_seconds(moment):
     return moment.isoformat(timespec="seconds")
 
 
-@register.filter
-def plural_count(value):
-    """The count gettext picks a plural form by: the number itself if whole, else 2 ("1,5 billion": plural)."""
-    value = as_decimal(value)
-    return int(value) if value == value.to_integral_value() else 2
+register.filter("plural_count", plural_count)
