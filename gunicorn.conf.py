@@ -66,6 +66,24 @@ class RedactingLogger(Logger):
         return redacted_atoms(super().atoms(resp, req, environ, request_time), secret_path_prefixes())
 
 
+def post_worker_init(worker):
+    """Before a new worker takes a request, what Django otherwise does during the first requests that need it,
+    each of them waiting (on a threaded worker, several threads doing it at once): read each language's
+    translations, compile the URL patterns in each language and the email validator's regexes. None of it
+    touches the database. Measured in CPU time: the first language 160 ms (it imports every view), each
+    other about 17 ms, the email regexes 38 ms, paid again by each thread that meets them at the same time."""
+    from django.conf import settings
+    from django.core.validators import validate_email
+    from django.urls import Resolver404, resolve, reverse
+    from django.utils import translation
+
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code), contextlib.suppress(Resolver404):
+            # A path no pattern takes: every pattern of the language is compiled on the way.
+            resolve(reverse("home") + "warm-up/-/")
+    validate_email("warm-up@example.com")
+
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 # Threads, so that slow clients hold a thread each rather than a whole worker (sync workers served one

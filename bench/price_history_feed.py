@@ -26,7 +26,7 @@ from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from catalog.models import GPU, PricePoint  # noqa: E402
-from catalog.price_import import import_prices  # noqa: E402
+from prices.price_import import import_prices  # noqa: E402
 from tests.servers import gunicorn_server  # noqa: E402
 
 SLUG = "h100-sxm"

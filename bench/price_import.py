@@ -26,9 +26,10 @@ from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from alerts.models import PriceAlert  # noqa: E402
 from catalog.models import GPU  # noqa: E402
-from catalog.price_import import import_prices  # noqa: E402
-from signups.models import OutboxEmail, PriceAlert  # noqa: E402
+from optin.models import OutboxEmail  # noqa: E402
+from prices.price_import import import_prices  # noqa: E402
 
 ROWS = 1000
 ALERTS = 10_000

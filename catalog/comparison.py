@@ -8,10 +8,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from charts.bar_chart import bar_chart
 from core.formatting import format_number, format_quantity, format_share, format_usd, not_published
 
 from . import sizing
-from .charts import bar_chart
 from .columns import LargestModelColumn
 from .sizing_methods import SIZING_METHODS, method_label, sizing_method
 from .specs import SPECS, derived_text, ranked_value, spec_label, spec_text_with_derived

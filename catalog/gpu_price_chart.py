@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from charts.step_chart import MAX_STEPS, daily_closing, step_chart
 from core.formatting import (
     format_date_time,
     format_day_month,
@@ -19,11 +20,6 @@ from core.formatting import (
 from .models import PriceSource
 from .price_freshness import launch_date
 from .price_history import HISTORY_DAYS, price_changes
-from .step_chart import step_chart
-
-# More steps than this in the window (a feed that changes the price many times a day) are drawn and listed
-# as the price at the end of each day: the page stays small whatever the feed does.
-MAX_STEPS = 120
 
 
 @dataclass(frozen=True)
@@ -59,18 +55,6 @@ class PriceHistorySection:
 
 def price_text(price):
     return _("no live offer") if price is None else format_usd(price)
-
-
-def daily_closing(steps):
-    """The last step of each day (24 hours from the first step on), consecutive equal prices merged."""
-    closing = {}
-    for moment, price in steps:
-        closing[(moment - steps[0][0]).days] = (moment, price)
-    merged = []
-    for moment, price in closing.values():
-        if not merged or merged[-1][1] != price:
-            merged.append((moment, price))
-    return merged
 
 
 def change_text(change, history):

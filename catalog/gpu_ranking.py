@@ -5,10 +5,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from charts.rank_chart import rank_chart
+from core.exact_numbers import exact
 from core.formatting import format_quantity, format_usd
 
-from .rank_chart import rank_chart
-from .sizing import exact
 from .specs import SPECS_BY_KEY, derived_quantity_text, derived_value, missing_spec_text, ranked_value, spec_label
 
 # The measures of the chart, in its order; each ranks as the comparison does (more or less is better).

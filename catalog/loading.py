@@ -12,12 +12,11 @@ from django.utils import timezone
 
 from core.pages import language_codes
 
-from .models import GPU, ModelPreset, PricePoint
+from .models import GPU, PricePoint
 from .price_history import record_current_price
 from .specs import UNSUPPORTABLE_SPECS
 
 GPUS_CSV = Path(__file__).resolve().parent / "data" / "gpus.csv"
-MODEL_PRESETS_CSV = Path(__file__).resolve().parent / "data" / "model_presets.csv"
 TRANSLATIONS_TOML = Path(__file__).resolve().parent / "data" / "translations.toml"
 
 DECIMAL_FIELDS = (
@@ -142,35 +141,4 @@ def load_gpus(path=GPUS_CSV, *, reset=False):
             continue
         if gpu.price_updated_at is not None:
             record_current_price(gpu, gpu.price_updated_at, PricePoint.Source.LAUNCH)
-    return created, updated
-
-
-def read_model_presets(path=MODEL_PRESETS_CSV):
-    with open(path, newline="", encoding="utf-8") as handle:
-        return {
-            row["slug"]: {
-                "name": row["name"], "billion_params": Decimal(row["billion_params"]),
-                "active_billion_params": (Decimal(row["active_billion_params"]) if row["active_billion_params"]
-                                          else None),
-                "layers": int(row["layers"]), "kv_heads": int(row["kv_heads"]), "head_dim": int(row["head_dim"]),
-            }
-            for row in csv.DictReader(handle)
-        }
-
-
-def load_model_presets(path=MODEL_PRESETS_CSV, *, reset=False):
-    """Create the calculator's model presets that are missing; with ``reset``, overwrite existing ones.
-
-    Returns the number of presets created and updated."""
-    created = updated = 0
-    for slug, values in read_model_presets(path).items():
-        preset = ModelPreset.objects.filter(slug=slug).first()
-        if preset is None:
-            ModelPreset.objects.create(slug=slug, **values)
-            created += 1
-        elif reset:
-            for field, value in values.items():
-                setattr(preset, field, value)
-            preset.save()
-            updated += 1
     return created, updated

@@ -6,7 +6,8 @@ A sizing method enters as its bytes per parameter, a number: each method's is wr
 registry ``catalog.sizing_methods``.
 """
 from fractions import Fraction
-from numbers import Rational
+
+from core.exact_numbers import exact
 
 # Share of GPU memory counted as usable for the model; the rest is headroom for activations,
 # the framework and fragmentation.
@@ -18,15 +19,6 @@ USABLE_MEMORY_SHARE = Fraction(4, 5)
 # left out. QLoRA also dequantizes its 4-bit base on every pass, which adds time the FLOPs do not show.
 FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN = 6
 FROZEN_BASE_FLOPS_PER_PARAMETER_TOKEN = 4
-
-
-def exact(value):
-    """Turn an int, Fraction, Decimal or decimal string into a Fraction without a float in between."""
-    if isinstance(value, float):
-        raise TypeError("pass a Decimal, int, Fraction or string, not a float")
-    if isinstance(value, Rational):
-        return Fraction(value)
-    return Fraction(str(value))
 
 
 def nice_floor(value):

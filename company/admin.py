@@ -1,12 +1,14 @@
 """The operator record in the admin: one page (a singleton), its recipients inline. Only staff with the
-model's permissions (operators, not the Editors group) see it."""
-from django.contrib import admin
+model's permissions (operators, not the Editors group) see it. The legal pages, in translation tabs."""
+from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from modeltranslation.admin import TabbedTranslationAdmin
 
 from .completeness import missing_details
-from .models import OperatorRecord, Recipient
+from .models import LegalPage, OperatorRecord, Recipient
 
 
 class RecipientInline(admin.TabularInline):
@@ -47,3 +49,22 @@ class OperatorRecordAdmin(admin.ModelAdmin):
         """Straight to the one record (created empty on the first visit)."""
         OperatorRecord.objects.get_or_create(pk=1)
         return HttpResponseRedirect(reverse(f"{self.admin_site.name}:company_operatorrecord_change", args=[1]))
+
+
+@admin.register(LegalPage)
+class LegalPageAdmin(TabbedTranslationAdmin):
+    """Edited, never deleted: every form links to the privacy policy and records its version, and every
+    footer links both pages (the model refuses deletion too, ``refuse_legal_page_deletion``)."""
+
+    list_display = ("title", "key", "version", "updated")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def delete_view(self, request, object_id, extra_context=None):
+        self.message_user(request, gettext(
+            "The privacy policy and the legal notice cannot be deleted: every form links to the privacy "
+            "policy and records the version agreed to. Edit the text and its version instead."
+        ), messages.ERROR)
+        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:company_legalpage_change",
+                                            args=[object_id]))

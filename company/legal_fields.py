@@ -4,6 +4,7 @@ record's value, in the page's language (country names from CLDR, periods and rol
 A value is text (its lines kept), a list (a block holding only the field becomes a list), NOT_APPLICABLE
 (the line holding the field is left out: a detail the operator decided does not apply) or a Missing
 detail (shown as "not yet filled": the page is a draft)."""
+from django.conf import settings
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -135,6 +136,8 @@ def legal_fields(record=None):
         "content_responsible": text(record, "content_responsible"),
         "dispute_resolution": dispute_resolution(record),
         "consent_evidence_retention": text(record, "consent_evidence_retention_months", months),
+        "price_alert_lifetime": days(settings.PRICE_ALERT_LIFETIME_DAYS),
+        "price_alert_renewal_notice": days(settings.PRICE_ALERT_RENEWAL_NOTICE_DAYS),
         "provider_application_retention": text(record, "provider_application_retention_months", months),
         "erasure_record_retention": text(record, "erasure_record_retention_months", months),
         "backup_retention": text(record, "backup_retention_days", days),

@@ -1,9 +1,11 @@
 """The operator record: one row (a singleton) that operators fill in the admin, and the recipients of
 personal data listed with it. Every field starts empty: the company's details are never guessed, and
-``check --deploy`` names each one still missing (company/completeness.py)."""
+``check --deploy`` names each one still missing (company/completeness.py). And the legal pages, whose
+text names the record's details."""
 from babel import Locale
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import ProtectedError
 from django.utils.translation import gettext_lazy as _
 
 # The European Economic Area: the EU's 27 members, Iceland, Liechtenstein and Norway. A recipient
@@ -132,3 +134,50 @@ class Recipient(models.Model):
     @property
     def outside_eea(self):
         return self.country not in EEA_COUNTRIES
+
+
+class LegalPage(models.Model):
+    """The privacy policy or the legal notice: text that editors keep in four languages, the company's
+    details filled in from the operator record as the page is shown (``legal_text.py``).
+
+    Moved here from ``signups`` (its table keeps its name: ``Meta.db_table``)."""
+
+    class Key(models.TextChoices):
+        PRIVACY = "privacy", _("privacy policy")
+        LEGAL_NOTICE = "legal-notice", _("legal notice")
+
+    URL_NAMES = {Key.PRIVACY: "company:privacy", Key.LEGAL_NOTICE: "company:legal_notice"}
+
+    key = models.CharField(_("key"), max_length=20, choices=Key.choices, unique=True)
+    title = models.CharField(_("title"), max_length=160)
+    body = models.TextField(
+        _("text"),
+        help_text=_('Paragraphs separated by an empty line; a paragraph starting with "## " is a heading, '
+                    'lines starting with "- " make a list.'),
+    )
+    version = models.CharField(
+        _("version"), max_length=40,
+        help_text=_("Change it with every change of substance: signups record the version they agreed to."),
+    )
+    updated = models.DateField(_("last updated"), help_text=_("Shown on the page."))
+
+    class Meta:
+        db_table = "signups_legalpage"
+        verbose_name = _("legal page")
+        verbose_name_plural = _("legal pages")
+        ordering = ["key"]
+
+    def __str__(self):
+        return self.title or self.get_key_display()
+
+    @property
+    def url_name(self):
+        return self.URL_NAMES[self.key]
+
+
+def refuse_legal_page_deletion(sender, instance, **kwargs):
+    """Every form links to the privacy policy and records its version, and the footer links both pages:
+    they are edited, never deleted (connected to ``pre_delete`` in ``apps.py``, so querysets too)."""
+    raise ProtectedError(
+        f"The {instance.get_key_display()} cannot be deleted: edit it instead.", {instance},
+    )

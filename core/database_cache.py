@@ -6,8 +6,8 @@ lockout ended after 5 minutes; the content version, kept without expiry, got one
 locked while it is read and written (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's write lock, taken
 at the start of the transaction by ``transaction_mode`` IMMEDIATE), and its expiry is left as it was.
 
-Django culls a third of the keys in key order past ``MAX_ENTRIES``, and the content version and login
-lockouts sort first: this cache holds state for correctness only (pages have their own alias,
+Django culls a third of the keys in key order past ``MAX_ENTRIES``, and the content version sorts
+first: this cache holds state for correctness only (pages have their own alias,
 ``core.page_store``), so past ``MAX_ENTRIES`` it deletes expired rows and nothing else."""
 import base64
 import pickle

@@ -6,10 +6,11 @@ from django.http import HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+
+from .site_parts import link_path
 
 # Seconds a visitor is asked to wait when the database is unavailable.
 DATABASE_RETRY_AFTER = 30
@@ -91,7 +92,7 @@ def server_error(request):
             "heading": _("Something went wrong"),
             "explanation": _("This page could not be shown because of an error on our side. "
                              "Please try again in a few minutes."),
-            "home_url": reverse("home"),
+            "home_url": link_path("home"),
             "stylesheet_url": stylesheet_url,
         })
     response = HttpResponseServerError(body)

@@ -1,7 +1,7 @@
 """The pages' own space in the shared cache (the ``pages`` alias), bounded in bytes.
 
-Pages never share an evictable space with state: the content version and the login-failure and rate-limit
-counters stay in the default alias (which never culls a live key, ``core.database_cache``); pages live in
+Pages never share an evictable space with state: the content version stays in
+the default alias (which never culls a live key, ``core.database_cache``); pages live in
 their own table (or Redis database), which may be emptied at any time without touching state.
 
 The bytes stored under each content version are counted in the default alias; past

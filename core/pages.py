@@ -8,6 +8,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language_info, gettext
 
 from .formatting import REGIONAL_LOCALES
+from .site_parts import link_path
 from .social_image import social_image_url
 
 X_DEFAULT_LANGUAGE = "en"
@@ -61,8 +62,9 @@ def page_context(request, paths, *, title, description, breadcrumbs=None, struct
     ``structured_data``: JSON-LD objects besides the BreadcrumbList every page gets."""
     language = translation.get_language()
     canonical_url = absolute_url(paths[language])
-    trail = [(gettext("Home"), reverse("home"))] if breadcrumbs is None else list(breadcrumbs)
-    if paths[language] != reverse("home"):
+    home = link_path("home")
+    trail = [(gettext("Home"), home)] if breadcrumbs is None else list(breadcrumbs)
+    if paths[language] != home:
         trail.append((title, paths[language]))
     return {
         "structured_data": [breadcrumb_list(trail), *structured_data],

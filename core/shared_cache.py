@@ -1,9 +1,9 @@
 """The shared cache (Redis, or the database) as the site calls it: an outage is an answer, not a 500.
 
-Callers decide what an unavailable cache means for them: pages render from the database, the admin login
-is refused, visitors' form limits are not applied. After a failure this process leaves the cache alone
-for a second, so that a cache server that is down (or a host that does not answer, up to the client's
-timeouts) costs one request a second, not every request."""
+Callers decide what an unavailable cache means for them: pages render from the database, visitors' form
+limits are not applied (the admin's login lockout is counted in the database, ``core.login_lockout``).
+After a failure this process leaves the cache alone for a second, so that a cache server that is down (or a
+host that does not answer, up to the client's timeouts) costs one request a second, not every request."""
 import logging
 import time
 

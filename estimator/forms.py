@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from catalog.forms import QueryForm
 from catalog.sizing import FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN as FULL_TRAINING_FACTOR
-from catalog.sizing import exact
 from catalog.sizing_methods import SIZING_METHODS, calculator_label, sizing_method
+from core.exact_numbers import exact
 from core.formatting import format_number, format_share
 from core.number_fields import LocalizedNumberField, NumberFormatField
 

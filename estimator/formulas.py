@@ -8,7 +8,7 @@ memory in GB, prices in US dollars per GPU-hour, times in hours.
 """
 from fractions import Fraction
 
-from catalog.sizing import exact
+from core.exact_numbers import exact
 
 SECONDS_PER_HOUR = 3600
 FLOPS_PER_TFLOP = 10**12

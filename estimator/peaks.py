@@ -1,6 +1,6 @@
 """A GPU's peaks as the estimator uses them: the vendor's per-GPU figure, or where the vendor publishes only a
 system figure (HGX B200/B300), that figure ÷ the system's GPUs, marked as derived. Pure: no Django."""
-from catalog.sizing import exact
+from core.exact_numbers import exact
 
 
 def published_or_derived(gpu, name):

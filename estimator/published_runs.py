@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from catalog.sizing import exact
+from core.exact_numbers import exact
 
 from .fit import KVCacheShape
 from .inference import inference_estimate

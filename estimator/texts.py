@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog import sizing
-from catalog.scatter_chart import NICE_DIGITS
 from catalog.sizing_methods import sizing_method
+from charts.cost_chart import cost_chart
+from charts.scatter_chart import NICE_DIGITS
 from core.formatting import (
     as_decimal,
     format_duration,
@@ -31,7 +32,6 @@ from core.formatting import (
 from core.per_version import PerContentVersion
 
 from . import formulas
-from .cost_chart import cost_chart
 from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
 from .inference import NO_BANDWIDTH
 from .published_runs import HELD_OUT, checks

@@ -1,6 +1,6 @@
 """How the feed's files are served: from the page cache like pages (keyed by path and content version, so
 a price import or an admin edit makes them fresh), with an ETag and 304s, a short browser cache, and open to
-scripts on any site (``middleware.OpenDataHeadersMiddleware`` adds the cross-origin headers). A file the
+scripts on any site (django-cors-headers and ``middleware.FeedHeadersMiddleware`` add the headers). A file the
 cache does not hold yet is rendered by one request, whichever worker it reaches; the others wait for it
 (``core.render_once``)."""
 import hashlib
@@ -76,5 +76,4 @@ def open_data_file(view=None, *, headers=(), query=(), refuse=None):
                 response[name] = value
         return response
 
-    wrapper.open_to_every_origin = True
     return wrapper

@@ -1,44 +1,29 @@
-"""Headers of the feed's responses (views marked ``open_to_every_origin``, see ``http.open_data_file``), on
-every one of them, the 304s, 404s and the OPTIONS answer of ``core.middleware.AllowedMethodsMiddleware``
-included: any site's script may read them, and they do not vary by language."""
+"""The feed's headers that are not CORS (django-cors-headers answers other origins on the same paths,
+``CORS_URLS_REGEX``), on every response under them, the 304s, 404s and 405s included."""
+import re
+
+from django.conf import settings
 from django.utils.cache import cc_delim_re
 
-CORS_METHODS = "GET, HEAD, OPTIONS"
-# A script that revalidates its copy sends If-None-Match, which needs a preflight.
-CORS_REQUEST_HEADERS = "If-None-Match"
-PREFLIGHT_MAX_AGE = 86400
 
-
-class OpenDataHeadersMiddleware:
-    """Comes before LocaleMiddleware (whose Vary and Content-Language it takes back for the feed) and before
-    AllowedMethodsMiddleware (whose OPTIONS answer it completes)."""
+class FeedHeadersMiddleware:
+    """Other sites may embed the files (the site's Cross-Origin-Resource-Policy is same-origin), and the
+    files are the same in every language: the Vary and Content-Language that LocaleMiddleware adds are taken
+    back, so that a shared cache keeps one copy, not one per Accept-Language. Comes before LocaleMiddleware."""
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.feed_paths = re.compile(settings.CORS_URLS_REGEX)
 
     def __call__(self, request):
         response = self.get_response(request)
-        match = getattr(request, "resolver_match", None)
-        if match is not None and getattr(match.func, "open_to_every_origin", False):
-            open_to_every_origin(request, response)
+        if self.feed_paths.match(request.path_info):
+            response["Cross-Origin-Resource-Policy"] = "cross-origin"
+            vary = [name for name in cc_delim_re.split(response.get("Vary", ""))
+                    if name and name.lower() != "accept-language"]
+            if vary:
+                response["Vary"] = ", ".join(vary)
+            else:
+                response.headers.pop("Vary", None)
+            response.headers.pop("Content-Language", None)
         return response
-
-
-def open_to_every_origin(request, response):
-    response["Access-Control-Allow-Origin"] = "*"
-    response["Access-Control-Expose-Headers"] = "ETag"
-    # Other sites may embed the files too (the site's default is same-origin).
-    response["Cross-Origin-Resource-Policy"] = "cross-origin"
-    if request.method == "OPTIONS":
-        response["Access-Control-Allow-Methods"] = CORS_METHODS
-        response["Access-Control-Allow-Headers"] = CORS_REQUEST_HEADERS
-        response["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
-    # The files are the same in every language.
-    if response.has_header("Vary"):
-        kept = [name for name in cc_delim_re.split(response["Vary"]) if name.lower() != "accept-language"]
-        if kept:
-            response["Vary"] = ", ".join(kept)
-        else:
-            del response["Vary"]
-    if response.has_header("Content-Language"):
-        del response["Content-Language"]

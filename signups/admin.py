@@ -1,37 +1,21 @@
+"""The forms' records in the admin: read only, found by address, exported as CSV and erased on request (the
+price alerts' admin builds on ``ConsentRecordAdmin``)."""
 import csv
 
 from django.contrib import admin, messages
-from django.db.models import Q, Value
-from django.db.models.functions import Lower
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from modeltranslation.admin import TabbedTranslationAdmin
 
 from core.csv_cells import spreadsheet_safe
+from optin import addresses
+from optin.admin import AddressSearchMixin
+from optin.erasure import erase_person
 
-from . import addresses
 from .countries import country_name
-from .demand_admin import DemandPageMixin
-from .erasure import erase_person, erasures_of
-from .models import ErasureLog, LegalPage, OutboxEmail, PriceAlert, ProviderApplication, Signup
-
-
-class AddressSearchMixin:
-    """The search finds an address however it is spelt (``IDN@BÜCHER.example`` finds the stored
-    ``IDN@xn--bcher-kva.example``): how staff look a person up to export or erase their data."""
-
-    address_field = "email"
-
-    def get_search_results(self, request, queryset, search_term):
-        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
-        if "@" in search_term:
-            address = Lower(Value(addresses.normalize(search_term)))
-            results |= queryset.filter(**{f"{self.address_field}__lower": address})
-        return results, may_have_duplicates
+from .models import ProviderApplication, Signup
 
 
 class ErasePersonalDataMixin:
@@ -120,9 +104,9 @@ class ConsentRecordAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.Model
 
 
 @admin.register(Signup)
-class SignupAdmin(DemandPageMixin, ConsentRecordAdmin):
+class SignupAdmin(ConsentRecordAdmin):
     """Read only: what a visitor submitted, and the evidence of their consent, is not for editing. The founders'
-    demand page (aggregates only) hangs under it (``demand_admin``)."""
+    demand page (aggregates only) hangs under it: the ``demand`` app, above this one, adds it."""
 
     list_display = (
         "email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at",
@@ -149,31 +133,6 @@ class SignupAdmin(DemandPageMixin, ConsentRecordAdmin):
         return self.csv_response(queryset)
 
 
-@admin.register(PriceAlert)
-class PriceAlertAdmin(ConsentRecordAdmin):
-    """Read only, as signups: the visitor's own request and the evidence of their consent."""
-
-    list_display = (
-        "email", "gpu", "target_usd_per_hour", "state", "language", "created_at", "is_confirmed", "last_notified_at",
-    )
-    list_filter = (ConfirmedFilter, "state", "language", "gpu")
-    date_hierarchy = "created_at"
-    list_select_related = ("gpu",)
-    CSV_COLUMNS = (
-        "email", "gpu", "target_usd_per_hour", "requested_target_usd_per_hour", "state", "language",
-        "created_at", "confirmed_at", "last_notified_at", "consent_text_version", "privacy_policy_version",
-        "consent_language", "source_path",
-    )
-    csv_file_prefix, csv_order = "price-alerts", "created_at"
-
-    def csv_cell(self, obj, column):
-        return obj.gpu.slug if column == "gpu" else super().csv_cell(obj, column)
-
-    @admin.action(description=_("Export selected price alerts as CSV"), permissions=["view"])
-    def export_csv(self, request, queryset):
-        return self.csv_response(queryset)
-
-
 @admin.register(ProviderApplication)
 class ProviderApplicationAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
     list_display = ("company", "contact_name", "email", "country_display", "status", "submitted_at")
@@ -192,89 +151,3 @@ class ProviderApplicationAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin
     @admin.display(description=_("country"), ordering="country")
     def country_display(self, obj):
         return country_name(obj.country, get_language())
-
-
-@admin.register(LegalPage)
-class LegalPageAdmin(TabbedTranslationAdmin):
-    """Edited, never deleted: every form links to the privacy policy and records its version, and every
-    footer links both pages (the model refuses deletion too, ``refuse_legal_page_deletion``)."""
-
-    list_display = ("title", "key", "version", "updated")
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def delete_view(self, request, object_id, extra_context=None):
-        self.message_user(request, gettext(
-            "The privacy policy and the legal notice cannot be deleted: every form links to the privacy "
-            "policy and records the version agreed to. Edit the text and its version instead."
-        ), messages.ERROR)
-        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:signups_legalpage_change",
-                                            args=[object_id]))
-
-
-class OutboxStatusFilter(admin.SimpleListFilter):
-    title = _("status")
-    parameter_name = "status"
-    CONDITIONS = {
-        "pending": Q(sent_at__isnull=True, next_attempt_at__isnull=False),
-        "sent": Q(sent_at__isnull=False),
-        "failed": Q(sent_at__isnull=True, next_attempt_at__isnull=True),
-    }
-
-    def lookups(self, request, model_admin):
-        return [("pending", _("waiting to be sent")), ("sent", _("sent")), ("failed", _("given up"))]
-
-    def queryset(self, request, queryset):
-        condition = self.CONDITIONS.get(self.value())
-        return queryset.filter(condition) if condition else queryset
-
-
-@admin.register(OutboxEmail)
-class OutboxEmailAdmin(AddressSearchMixin, admin.ModelAdmin):
-    address_field = "recipient"
-    list_display = (
-        "subject", "recipient", "language", "created_at", "attempts", "next_attempt_at", "sent_at",
-    )
-    list_filter = (OutboxStatusFilter, "language")
-    search_fields = ("recipient",)
-    actions = ["retry_now"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_retry_permission(self, request):
-        return request.user.has_perm("signups.change_outboxemail")
-
-    @admin.action(description=_("Send again now (also mails that were given up)"), permissions=["retry"])
-    def retry_now(self, request, queryset):
-        count = queryset.filter(sent_at__isnull=True).update(next_attempt_at=timezone.now())
-        self.message_user(request, ngettext(
-            "%(count)d mail will be sent by the next outbox run.",
-            "%(count)d mails will be sent by the next outbox run.", count,
-        ) % {"count": count})
-
-
-@admin.register(ErasureLog)
-class ErasureLogAdmin(admin.ModelAdmin):
-    list_display = ("erased_at", "email_hash")
-    search_fields = ("email_hash",)
-    search_help_text = _("Type an email address to find out whether its data was erased.")
-
-    def get_search_results(self, request, queryset, search_term):
-        """An address finds its erasures: the hashes are keyed, so nobody can work them out by hand."""
-        if "@" in search_term:
-            return queryset & erasures_of(search_term), False
-        return super().get_search_results(request, queryset, search_term)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -1,45 +1,20 @@
-"""The double opt-in link. Its token is made when the mail is sent, so it is never stored: the mail
-waits in the outbox with a placeholder, and the signup keeps only the token's hash and expiry.
-
-Opening the link (GET, which mail scanners do too) only shows a button; the button's POST confirms. The
-hash stays after use, so a link opened again says it was used rather than that it is unknown."""
-import enum
-from datetime import timedelta
-
+"""The double opt-in of the renter waitlist: the link (``optin.confirmation``) confirms a signup, and its
+consent record notes the time. Its token is made when the mail is sent, and the signup keeps only the token's
+hash and expiry."""
+from django.db import transaction
 from django.utils import timezone
 
-from .links import url_in
+from optin import consent_records
+from optin.confirmation import VALID_FOR, LinkState, issue_link_for, well_formed
+from optin.tokens import token_hash
+
 from .models import Signup
-from .tokens import MAX_TOKEN_LENGTH, new_token, token_hash
 
-LINK_PLACEHOLDER = "[[confirmation-link]]"
-VALID_FOR = timedelta(days=7)
-
-
-class LinkState(enum.Enum):
-    CONFIRMED = "confirmed"  # confirmed by this request
-    UNUSED = "unused"  # valid: the page offers the button
-    USED = "used"  # the signup is confirmed already
-    EXPIRED = "expired"  # too old, or voided by an unsubscribe
-    UNKNOWN = "unknown"  # no such link, or replaced by a newer one
-
-
-def issue_link_for(row, view_name):
-    """A fresh link to ``view_name`` for ``row`` (a signup or a price alert: a row with a language and a
-    confirmation token's hash and expiry); it replaces any earlier one, whose mail may never have arrived."""
-    token = new_token()
-    type(row).objects.filter(pk=row.pk).update(
-        confirmation_token_hash=token_hash(token), confirmation_expires_at=timezone.now() + VALID_FOR,
-    )
-    return url_in(row.language, view_name, token=token)
+__all__ = ["VALID_FOR", "LinkState", "confirm", "issue_link", "link_state"]
 
 
 def issue_link(signup):
     return issue_link_for(signup, "signups:confirm")
-
-
-def well_formed(token):
-    return bool(token) and len(token) <= MAX_TOKEN_LENGTH
 
 
 def signup_for(token):
@@ -61,15 +36,19 @@ def link_state(token):
     return LinkState.UNUSED
 
 
-def confirm(token):
+@transaction.atomic
+def confirm(token, now=None):
     """Confirm the signup the token was mailed for: CONFIRMED, or the state that prevented it.
 
     One conditional UPDATE: of two clicks at the same moment, exactly one confirms."""
     if not well_formed(token):
         return LinkState.UNKNOWN
-    now = timezone.now()
-    confirmed = Signup.objects.filter(
-        confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now, confirmed_at__isnull=True,
-        unsubscribed_at__isnull=True,
+    now = now or timezone.now()
+    signups = Signup.objects.filter(confirmation_token_hash=token_hash(token))
+    confirmed = signups.filter(
+        confirmation_expires_at__gt=now, confirmed_at__isnull=True, unsubscribed_at__isnull=True,
     ).update(confirmed_at=now)
-    return LinkState.CONFIRMED if confirmed == 1 else link_state(token)
+    if confirmed != 1:
+        return link_state(token)
+    consent_records.confirm(consent_records.records_for(signups), now)
+    return LinkState.CONFIRMED

@@ -1,25 +1,23 @@
 import uuid
+from dataclasses import dataclass
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.forms.renderers import DjangoTemplates
 from django.urls import reverse
-from django.utils.html import escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
-from catalog.price_import import MAX_PRICE_USD_PER_HOUR
-from core.formatting import format_usd
+from company.models import LegalPage
 from core.pages import language_codes, language_name
+from core.per_version import PerContentVersion
+from optin import addresses
 from workloads.models import Workload
 
-from . import addresses
-from .amounts import AmountError, amount_text, currency_affixes, decimal_separator, parse_amount
 from .countries import country_choices
-from .models import MAX_SIGNUP_GPU_COUNT, LegalPage, Signup
+from .models import MAX_SIGNUP_GPU_COUNT, Signup
 from .site_paths import site_path
 
 
@@ -29,10 +27,13 @@ class FieldGroupRenderer(DjangoTemplates):
     field_template_name = "signups/includes/field.html"
 
 
-def consent_label(text):
-    """A consent label with a link to the privacy policy; ``text`` holds a %(privacy_policy)s placeholder."""
-    link = format_html('<a href="{}">{}</a>', reverse("signups:privacy"), gettext("privacy policy"))
-    return mark_safe(escape(text) % {"privacy_policy": link})
+def consent_box(field, label):
+    """Make ``field`` a box for one purpose, labelled ``label`` (plain text), with the privacy policy linked beside
+    it: the policy is information about the processing, not a second thing to agree to, so it is no part of
+    what the box says."""
+    field.label = label
+    field.help_text = format_html('{} <a href="{}">{}</a>', gettext("How we handle your data:"),
+                                  reverse("company:privacy"), gettext("privacy policy"))
 
 
 class AddressField(forms.EmailField):
@@ -75,14 +76,25 @@ class PublicForm(forms.Form):
         return site_path(self.cleaned_data["source"])
 
     def consent_evidence(self, form_path):
-        privacy = LegalPage.objects.filter(key=LegalPage.Key.PRIVACY)
-        privacy_version = privacy.values_list("version", flat=True).first()
         return {
             "consent_text_version": self.consent_text_version,
-            "privacy_policy_version": privacy_version or "",
+            "privacy_policy_version": privacy_policy_version().value,
             "consent_language": get_language(),
             "source_path": self.cleaned_data.get("source") or form_path,
         }
+
+
+@dataclass(frozen=True)
+class PrivacyPolicyVersion:
+    version: int  # the content version it was read under
+    value: str  # the policy's own version ("" before it is loaded)
+
+
+# Every consent records the policy's version: read once per content version (an edit of the policy moves it), not
+# by a query in every form's POST.
+privacy_policy_version = PerContentVersion(lambda version: PrivacyPolicyVersion(
+    version, LegalPage.objects.filter(key=LegalPage.Key.PRIVACY).values_list("version", flat=True).first() or "",
+))
 
 
 class WorkloadChoiceField(forms.ModelChoiceField):
@@ -104,7 +116,7 @@ class RenterSignupForm(PublicForm):
     (``signup_actions``), as hidden inputs the visitor never fills; what does not name a GPU or a page we know
     is dropped, never refused. A preselected GPU is shown, and can be changed."""
 
-    consent_text_version = "renter-1"
+    consent_text_version = "renter-2"
 
     email = AddressField(
         label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
@@ -147,9 +159,8 @@ class RenterSignupForm(PublicForm):
             self.fields["gpu"].widget = forms.Select(choices=[
                 ("", gettext("No particular GPU")), *GPU.objects.values_list("slug", "name"),
             ])
-        self.fields["consent"].label = consent_label(gettext(
-            "I want to receive emails about the EverXCloud launch and agree to the processing of my data "
-            "as described in the %(privacy_policy)s. I can unsubscribe at any time."
+        consent_box(self.fields["consent"], gettext(
+            "I want to receive emails about the EverXCloud launch. I can unsubscribe at any time."
         ))
 
     @staticmethod
@@ -181,7 +192,7 @@ class RenterSignupForm(PublicForm):
 
 
 class ProviderApplicationForm(PublicForm):
-    consent_text_version = "provider-1"
+    consent_text_version = "provider-2"
 
     company = forms.CharField(label=_("Company"), max_length=200,
                               widget=forms.TextInput(attrs={"autocomplete": "organization"}))
@@ -212,9 +223,10 @@ class ProviderApplicationForm(PublicForm):
         super().__init__(*args, **kwargs)
         self.initial.setdefault("submission", uuid.uuid4())
         self.fields["country"].choices = [("", gettext("Choose a country")), *country_choices(get_language())]
-        self.fields["consent"].label = consent_label(gettext(
-            "I agree that EverXCloud stores the details in this form to answer my application, as described "
-            "in the %(privacy_policy)s."
+        # Not a consent: the basis is the company's own request, before a possible contract (GDPR Art. 6(1)(b)).
+        consent_box(self.fields["consent"], gettext(
+            "I ask EverXCloud to answer this application: the details in this form are used to reply to it and "
+            "to prepare a possible contract with my company."
         ))
 
     def clean_submission(self):
@@ -227,87 +239,3 @@ class ProviderApplicationForm(PublicForm):
     def answers(self):
         return {field: self.cleaned_data[field] for field in
                 ("company", "contact_name", "email", "country", "gpus", "server_locations", "message")}
-
-
-class AmountInput(forms.TextInput):
-    """A text field for an amount, with the currency sign on the side the visitor's language writes it."""
-
-    template_name = "signups/widgets/amount.html"
-
-    def get_context(self, name, value, attrs):
-        context = super().get_context(name, value, attrs)
-        context["widget"]["before"], context["widget"]["after"] = currency_affixes()
-        return context
-
-
-# An example amount in the messages, written in the visitor's format.
-EXAMPLE_AMOUNT = "8.50"
-
-
-class TargetPriceField(forms.CharField):
-    """A price in US dollars per GPU-hour, typed in the visitor's format (``amounts.py``): a Decimal above 0
-    and at most what a price file may set."""
-
-    # Longer than any price written with its currency sign; a longer text is refused unread.
-    MAX_LENGTH = 20
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("widget", AmountInput(attrs={
-            "inputmode": "decimal", "autocomplete": "off", "maxlength": self.MAX_LENGTH,
-        }))
-        super().__init__(**kwargs)
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if value in self.empty_values:
-            return None
-        example = amount_text(EXAMPLE_AMOUNT)
-        try:
-            if len(value) > self.MAX_LENGTH:
-                raise AmountError("malformed")
-            amount = parse_amount(value)
-        except AmountError as error:
-            messages = {
-                "ambiguous": gettext("Write the cents after “%(separator)s”, without thousands separators, "
-                                     "as in %(example)s."),
-                "decimals": gettext("Enter at most two decimals, as in %(example)s."),
-                "malformed": gettext("Enter a price in figures, as in %(example)s."),
-            }
-            raise ValidationError(messages[error.code] % {"separator": decimal_separator(), "example": example},
-                                  code=error.code) from None
-        if amount <= 0:
-            raise ValidationError(gettext("Enter a price above zero."), code="min_value")
-        if amount > MAX_PRICE_USD_PER_HOUR:
-            raise ValidationError(gettext("Enter a price of at most %(max)s.") % {
-                "max": format_usd(MAX_PRICE_USD_PER_HOUR)}, code="max_value")
-        return amount
-
-
-class PriceAlertForm(PublicForm):
-    """"Tell me when this GPU is at or below this price": an address, a target and consent."""
-
-    consent_text_version = "price-alert-1"
-
-    email = AddressField(
-        label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-    )
-    target = TargetPriceField(label=_("Your target price per GPU-hour"))
-
-    field_order = ["email", "target", "consent"]
-
-    def __init__(self, *args, gpu, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.gpu = gpu
-        price = gpu.price_usd_per_hour
-        if price is None:
-            hint = gettext("No live offer for this GPU right now.")
-        else:
-            hint = gettext("Today’s best price: %(price)s.") % {"price": format_usd(price)}
-        self.fields["target"].help_text = gettext(
-            "In US dollars, before tax. We email you when the best price is at or below it. %(today)s"
-        ) % {"today": hint}
-        self.fields["consent"].label = consent_label(gettext(
-            "I want an email when the best price of this GPU is at or below my target, and agree to the "
-            "processing of my data as described in the %(privacy_policy)s. Every email has a link to delete "
-            "the alert."
-        ))

@@ -1,6 +1,6 @@
-"""The signups' secret paths kept out of the logs: a confirmation link carries its token and an
-unsubscribe link its key (a price alert's links too), and either in a log would let whoever reads it confirm
-or unsubscribe someone.
+"""The forms' secret paths kept out of the logs: a confirmation link carries its token and an
+unsubscribe link its key (a price alert's links too, registered by ``alerts``), and either in a log would let
+whoever reads it confirm or unsubscribe someone.
 gunicorn's access log (``gunicorn.conf.py``) and Django's request log (``SecretPathFilter``, in the
 LOGGING setting: "Not Found: /es/registro/confirmar/<token>/") write ``…`` in their place
 (``core/access_log.py``)."""
@@ -14,11 +14,16 @@ from django.utils import translation
 from core.access_log import redacted_path
 from core.pages import language_codes
 
-# The views whose last path segment is a secret, with a sample value to reverse them with.
-SECRET_PATH_VIEWS = (
-    ("signups:confirm", "token", "sample"), ("signups:unsubscribe", "key", uuid.UUID(int=0)),
-    ("signups:price_alert_confirm", "token", "sample"), ("signups:price_alert_delete", "key", uuid.UUID(int=0)),
-)
+# The views whose last path segment is a secret, with a sample value to reverse them with: the signups' own,
+# and those the apps above register (``register_secret_path_view``: the price alerts' links).
+SAMPLE_TOKEN, SAMPLE_KEY = "sample", uuid.UUID(int=0)
+SECRET_PATH_VIEWS = [("signups:confirm", "token", SAMPLE_TOKEN), ("signups:unsubscribe", "key", SAMPLE_KEY)]
+
+
+def register_secret_path_view(view_name, argument, sample):
+    """Called from an ``AppConfig.ready()``, before any request is logged (the prefixes are worked out once)."""
+    if (view_name, argument, sample) not in SECRET_PATH_VIEWS:
+        SECRET_PATH_VIEWS.append((view_name, argument, sample))
 
 
 @functools.cache

@@ -1,23 +1,30 @@
 import uuid
-from decimal import Decimal
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import ProtectedError
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
+from optin.models import ConsentRecord
 from workloads.models import Workload
 
-from .legal_text import render_legal_text
+
+def consent_record_field():
+    """A form's row points to the evidence of its consent (``optin.consent_records``), which outlives it: deleting
+    the row leaves the record; a record is never deleted while a row points to it."""
+    return models.ForeignKey(
+        ConsentRecord, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False,
+        verbose_name=_("consent record"),
+    )
 
 
 class ConsentEvidence(models.Model):
-    """What proves a visitor's consent: which consent text, in which language, on which page, when."""
+    """What a visitor was asked to consent to: which consent text, in which language, on which page; copied into
+    the row's consent record (``optin.ConsentRecord``), which keeps it after the row is deleted."""
 
     consent_text_version = models.CharField(_("consent text version"), max_length=40)
     privacy_policy_version = models.CharField(_("privacy policy version"), max_length=40, blank=True)
@@ -60,7 +67,8 @@ class SignupAnswers(models.Model):
 
 
 class Signup(SignupAnswers, ConsentEvidence):
-    """A renter on the launch mailing list: subscribed once confirmed (double opt-in), until unsubscribed."""
+    """A renter on the launch mailing list: subscribed once confirmed (double opt-in); deleted when they
+    unsubscribe (the evidence of their consent stays in its record)."""
 
     class Currency(models.TextChoices):
         EUR = "EUR", _("Euro (EUR)")
@@ -85,6 +93,7 @@ class Signup(SignupAnswers, ConsentEvidence):
     confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Unguessable and not secret: it goes into every mail's unsubscribe link, for as long as we send mail.
     unsubscribe_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    consent_record = consent_record_field()
 
     class Meta:
         verbose_name = _("renter signup")
@@ -123,64 +132,6 @@ class WaitlistRequest(SignupAnswers, ConsentEvidence):
         return self.email
 
 
-class PriceAlert(ConsentEvidence):
-    """"Tell me when this GPU is at or below this price": one address, one GPU, one target (double opt-in).
-
-    A confirmed alert is active until the GPU's best price reaches the target; it then mails once and rests
-    until the price has gone back above the target (``price_alerts.py``). One row per address and GPU: asking
-    again for the same GPU changes the target."""
-
-    class State(models.TextChoices):
-        ACTIVE = "active", _("waiting for the price")
-        RESTING = "resting", _("notified, waiting for the price to rise again")
-
-    # As ``addresses.normalize`` makes it; compared ignoring case (the constraint).
-    email = models.EmailField(_("email"), max_length=254)
-    gpu = models.ForeignKey(GPU, on_delete=models.CASCADE, related_name="price_alerts", verbose_name=_("GPU"))
-    # The market quotes USD only; the form shows the amount in the visitor's language.
-    target_usd_per_hour = models.DecimalField(
-        _("target price"), max_digits=8, decimal_places=2,
-        validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(Decimal("999999.99"))],
-        help_text=_("USD per GPU-hour: the alert mails when the best price is at or below it."),
-    )
-    # A new target asked for a confirmed alert: it replaces the target once its own mail's link confirms it,
-    # so nobody who merely knows an address can change or stop that address's alerts.
-    requested_target_usd_per_hour = models.DecimalField(
-        _("requested target price"), max_digits=8, decimal_places=2, null=True, blank=True,
-        help_text=_("Waiting for confirmation; the alert keeps its target until then."),
-    )
-    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
-    state = models.CharField(_("state"), max_length=8, choices=State.choices, default=State.ACTIVE)
-    created_at = models.DateTimeField(_("created"), default=timezone.now)
-    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-    last_notified_at = models.DateTimeField(_("last notified"), null=True, blank=True)
-    # Double opt-in as for signups: only the SHA-256 of the mailed token, made when the mail is sent.
-    confirmation_token_hash = models.CharField(
-        max_length=64, null=True, blank=True, unique=True, editable=False,
-    )
-    confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # Goes into every mail about this alert: one click deletes it.
-    unsubscribe_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-
-    class Meta:
-        verbose_name = _("price alert")
-        verbose_name_plural = _("price alerts")
-        ordering = ["-created_at"]
-        constraints = [
-            models.UniqueConstraint(Lower("email"), "gpu", name="price_alert_email_gpu_unique_ignoring_case"),
-        ]
-        indexes = [
-            # What a price change looks up: the confirmed alerts of one GPU, by state and target.
-            models.Index(
-                fields=["gpu", "state", "target_usd_per_hour"], condition=models.Q(confirmed_at__isnull=False),
-                name="price_alert_confirmed",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.email} · {self.gpu_id} ≤ {self.target_usd_per_hour}"
-
-
 class ProviderApplication(ConsentEvidence):
     """A company asking to sell GPU hours through the EverXCloud Network."""
 
@@ -204,6 +155,7 @@ class ProviderApplication(ConsentEvidence):
     submitted_at = models.DateTimeField(_("submitted"), default=timezone.now)
     # The form's idempotency key: the same form sent twice (a double click, a retry) is one application.
     submission = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    consent_record = consent_record_field()
 
     class Meta:
         verbose_name = _("provider application")
@@ -214,134 +166,6 @@ class ProviderApplication(ConsentEvidence):
         return f"{self.company} ({self.contact_name})"
 
 
-class LegalPage(models.Model):
-    """The privacy policy or the legal notice: text that editors keep in four languages."""
-
-    class Key(models.TextChoices):
-        PRIVACY = "privacy", _("privacy policy")
-        LEGAL_NOTICE = "legal-notice", _("legal notice")
-
-    URL_NAMES = {Key.PRIVACY: "signups:privacy", Key.LEGAL_NOTICE: "signups:legal_notice"}
-
-    key = models.CharField(_("key"), max_length=20, choices=Key.choices, unique=True)
-    title = models.CharField(_("title"), max_length=160)
-    body = models.TextField(
-        _("text"),
-        help_text=_('Paragraphs separated by an empty line; a paragraph starting with "## " is a heading, '
-                    'lines starting with "- " make a list.'),
-    )
-    version = models.CharField(
-        _("version"), max_length=40,
-        help_text=_("Change it with every change of substance: signups record the version they agreed to."),
-    )
-    updated = models.DateField(_("last updated"), help_text=_("Shown on the page."))
-
-    class Meta:
-        verbose_name = _("legal page")
-        verbose_name_plural = _("legal pages")
-        ordering = ["key"]
-
-    def __str__(self):
-        return self.title or self.get_key_display()
-
-    @property
-    def url_name(self):
-        return self.URL_NAMES[self.key]
-
-    def body_html(self):
-        return render_legal_text(self.body)
-
-
-def refuse_legal_page_deletion(sender, instance, **kwargs):
-    """Every form links to the privacy policy and records its version, and the footer links both pages:
-    they are edited, never deleted (connected to ``pre_delete`` in ``apps.py``, so querysets too)."""
-    raise ProtectedError(
-        f"The {instance.get_key_display()} cannot be deleted: edit it instead.", {instance},
-    )
-
-
-class OutboxEmail(models.Model):
-    """A mail waiting to be sent, or sent. Written in the same transaction as what it is about, so a mail
-    server that is down loses nothing: ``manage.py send_outbox`` retries with a growing delay."""
-
-    recipient = models.EmailField(_("recipient"), max_length=254)
-    subject = models.CharField(_("subject"), max_length=255)
-    body = models.TextField(_("text"))
-    headers = models.JSONField(_("headers"), default=dict, blank=True)
-    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
-    created_at = models.DateTimeField(_("created"), default=timezone.now)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    # Empty once sent or given up.
-    next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True, default=timezone.now)
-    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
-    last_error = models.TextField(_("last error"), blank=True)
-    confirmation_for = models.ForeignKey(
-        Signup, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmation_mails",
-        verbose_name=_("confirmation of"),
-        help_text=_("Its confirmation link is made when the mail is sent, so the link is never stored."),
-    )
-    alert_confirmation_for = models.ForeignKey(
-        PriceAlert, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmation_mails",
-        verbose_name=_("confirmation of price alert"),
-        help_text=_("Its confirmation link is made when the mail is sent, so the link is never stored."),
-    )
-
-    class Meta:
-        verbose_name = _("outgoing email")
-        verbose_name_plural = _("outgoing emails")
-        ordering = ["-created_at"]
-        indexes = [
-            models.Index(
-                fields=["next_attempt_at"], condition=models.Q(sent_at__isnull=True), name="outbox_due",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.subject} → {self.recipient}"
-
-
-class Mailbox(models.Model):
-    """A mailbox the forms have mailed, known only by a keyed hash of its address (``pseudonyms.mailbox_hash``):
-    the row every request for that mailbox locks, so that its mail budget (``mail_budget.py``) is counted by one
-    request at a time on every worker."""
-
-    address_hash = models.CharField(max_length=64, unique=True, editable=False)
-
-    def __str__(self):
-        return f"{self.address_hash[:12]}…"
-
-
-class MailboxMail(models.Model):
-    """One mail a form queued for a mailbox (a confirmation, a refusal, an acknowledgement), counted against
-    its budget while younger than the budget's window, then deleted."""
-
-    mailbox = models.ForeignKey(Mailbox, on_delete=models.CASCADE, related_name="mails")
-    queued_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        indexes = [models.Index(fields=["mailbox", "queued_at"], name="mailbox_mail_recent")]
-
-    def __str__(self):
-        return f"{self.mailbox} {self.queued_at:%Y-%m-%d %H:%M}"
-
-
-class ErasureLog(models.Model):
-    """That a person's data was erased on request, and when: nothing but a keyed hash of the address
-    (``pseudonyms.erasure_hash``), which only this site, holding the key, can match to an address."""
-
-    email_hash = models.CharField(_("keyed hash of the email address (HMAC-SHA256)"), max_length=64)
-    erased_at = models.DateTimeField(_("erased"), default=timezone.now)
-
-    class Meta:
-        verbose_name = _("erasure")
-        verbose_name_plural = _("erasures")
-        ordering = ["-erased_at"]
-
-    def __str__(self):
-        return f"{self.email_hash[:12]}… {self.erased_at:%Y-%m-%d %H:%M}"
-
-
 # ``email__lower=…`` matches the way the unique constraint compares addresses (and uses its index).
-for model, field_name in ((Signup, "email"), (WaitlistRequest, "email"), (ProviderApplication, "email"),
-                          (PriceAlert, "email"), (OutboxEmail, "recipient")):
-    model._meta.get_field(field_name).register_lookup(Lower)
+for model in (Signup, WaitlistRequest, ProviderApplication):
+    model._meta.get_field("email").register_lookup(Lower)

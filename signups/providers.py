@@ -11,7 +11,9 @@ from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from . import mail_budget, mails
+from optin import consent_records, mail_budget
+
+from . import mails
 from .models import ProviderApplication
 
 RESUBMIT_WINDOW = timedelta(days=1)
@@ -35,6 +37,9 @@ def apply(*, submission, consent, language, **answers):
         with transaction.atomic():
             application = ProviderApplication.objects.create(
                 submission=submission, language=language, **answers, **consent,
+                consent_record=consent_records.asked(consent_records.Purpose.PROVIDER_APPLICATION,
+                                                     email=answers["email"], consent=consent,
+                                                     asked_at=timezone.now()),
             )
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         return None

@@ -1,11 +1,9 @@
-"""The signup and provider forms (never cached: they carry a CSRF token), their follow-up pages, and the
-legal pages (public, cached)."""
+"""The signup and provider forms (never cached: they carry a CSRF token) and their follow-up pages."""
 from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
 from django.utils.decorators import method_decorator
-from django.utils.text import Truncator
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -14,13 +12,10 @@ from django.views.generic import FormView
 
 from core.errors import message_context, message_page, too_many_requests
 from core.middleware import allow_methods
-from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language
 
-from . import confirmation, providers, rate_limit, waitlist
+from . import confirmation, providers, rate_limit, unsubscribing, waitlist
 from .forms import ProviderApplicationForm, RenterSignupForm
-from .legal_text import first_paragraph
-from .models import LegalPage
 from .site_paths import referring_path, site_path
 
 
@@ -195,32 +190,20 @@ def confirm(request, token):
 
 # RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF
 # token; the key in the link is the credential. People opening the link get a page with the same button.
+# Unsubscribing deletes the signup (``unsubscribing.py``): a link used already names nobody, and its page says
+# the address is off the list (a key is a whole UUID, or the URL does not match: no half-copied link gets here).
 @csrf_exempt
 @allow_methods("GET", "HEAD", "POST")
 def unsubscribe(request, key):
-    signup = waitlist.subscriber(key)
-    if signup is None:
-        return link_page(request, _("This link is not valid"), [
-            _("Check that you opened the whole link from the email."),
-        ], status=404, link=home_link())
-    if signup.unsubscribed_at is None:
-        if request.method != "POST":
-            return link_page(request, _("Unsubscribe from the launch emails"), [
-                _("Press the button and we will not email you about the EverXCloud launch any more."),
-            ], button=_("Unsubscribe"))
-        waitlist.unsubscribe(key)
+    if request.method == "POST" and unsubscribing.unsubscribe(key):
         return link_page(request, _("You are unsubscribed"), [
             _("We will not email you about the launch any more."),
         ], link=home_link())
+    if request.method != "POST" and waitlist.subscriber(key) is not None:
+        return link_page(request, _("Unsubscribe from the launch emails"), [
+            _("Press the button and we will not email you about the EverXCloud launch any more."),
+        ], button=_("Unsubscribe"))
     return link_page(request, _("You are unsubscribed"), [
-        _("This link has been used already: we will not email you about the launch any more."),
+        _("The address of this link is not on the launch list (any more): we will not email you about the "
+          "launch. If you unsubscribed already, there is nothing more to do."),
     ], link=home_link())
-
-
-@cached_page
-def legal_page(request, key):
-    page = get_object_or_404(LegalPage, key=key)
-    context = page_context(request, urls_by_language(page.url_name), title=page.title,
-                           description=Truncator(first_paragraph(page.body)).chars(160))
-    context["legal_page"] = page
-    return render(request, "signups/legal_page.html", context)

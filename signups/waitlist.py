@@ -12,7 +12,9 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from . import mail_budget, mails
+from optin import mail_budget
+
+from . import mails
 from .models import Signup, WaitlistRequest
 
 # A pending address asked again sooner than this gets no second mail; beyond it the mailbox's budget

@@ -1,13 +1,13 @@
 """The home page's price ladder: each GPU's best price for one GPU-hour, cheapest first, as a bar from
 zero with the GPU's name at its left above it and the price at its right, both direct labels (no legend).
 
-Geometry in SVG user units on the drawing every chart shares (``catalog.chart_text``: 640 wide, 21-unit text,
+Geometry in SVG user units on the drawing every chart shares (``charts.text``: 640 wide, 21-unit text,
 11.25 px on a 375 px phone). Pure Python: the caller writes every text in its language, the template only
 writes these whole numbers into SVG attributes."""
 from dataclasses import dataclass
 
-from catalog.chart_text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, LINE_HEIGHT, PADDING, WIDTH, text_width
-from catalog.sizing import exact
+from charts.text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, LINE_HEIGHT, PADDING, WIDTH, text_width
+from core.exact_numbers import exact
 
 BAR_HEIGHT = 12
 BAR_GAP = 6  # between a row's text and its bar

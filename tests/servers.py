@@ -1,5 +1,6 @@
 """Real servers for tests that need them: gunicorn with the production settings, against the test
 database (whose rows a `transactional_db` test has committed), and Redis."""
+import fcntl
 import functools
 import os
 import shutil
@@ -63,10 +64,19 @@ def production_env(**extra):
 
 @functools.cache
 def collect_static():
-    """Fingerprinted, compressed static files, as the production build makes them: once per test run."""
-    env = production_env(DATABASE_URL="sqlite:///build-only.sqlite3")
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=PROJECT_DIR,
-                   env=env, check=True, timeout=300)
+    """Fingerprinted, compressed static files, as the production build makes them: once per test run, by
+    whichever pytest-xdist worker asks first. The others wait on the lock and find the run's mark, so no
+    server ever reads a folder that another worker is rewriting."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", f"pid-{os.getpid()}")
+    mark = PROJECT_DIR / "staticfiles" / ".collected-by-test-run"
+    with open(PROJECT_DIR / ".collectstatic.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if mark.exists() and mark.read_text() == run:
+            return
+        env = production_env(DATABASE_URL="sqlite:///build-only.sqlite3")
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=PROJECT_DIR,
+                       env=env, check=True, timeout=300)
+        mark.write_text(run)
 
 
 def empty_database_cache():

@@ -4,10 +4,12 @@ import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.urls import resolve
+from django.utils import translation
 
 from catalog.loading import read_gpus
 from catalog.models import GPU
-from signups.models import LegalPage
+from company.models import LegalPage
 from workloads.loading import workload_keys
 from workloads.models import Workload
 
@@ -60,3 +62,34 @@ def assert_sitemap_is_complete(paths):
     assert not set(paths) - expected, f"pages the models do not make public: {sorted(set(paths) - expected)}"
     assert GPU.objects.count() == len(read_gpus())
     assert Workload.objects.count() == len(workload_keys())
+
+
+def page_type(path, workload_pages):
+    """What kind of page ``path`` is: the view that renders it (one template, one layout), or for a workload page
+    its workload (each has its own table columns, FAQs and explainers). ``workload_pages``: {path: workload key}."""
+    if path in workload_pages:
+        return f"workload:{workload_pages[path]}"
+    with translation.override(path.split("/")[1]):
+        return resolve(path).view_name
+
+
+def judged_paths(client, paths):
+    """The pages the browser gates judge: of each page type in each language, the largest page (the most markup to
+    lay out and check, and the heaviest to download). Walking every GPU page in every width and colour scheme
+    judges one template thirty times over; every page is still walked by the HTML checks (the site walk, the Nu
+    HTML Checker, the no-script check). Returns the chosen paths in the sitemap's order."""
+    workload_pages = {workload.get_absolute_url(code): workload.key
+                      for workload in Workload.objects.filter(is_published=True) for code in workload.page_languages()}
+    largest = {}
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        kind = (page_type(path, workload_pages), path.split("/")[1])
+        size = len(response.content)
+        if kind not in largest or size > largest[kind][0]:
+            largest[kind] = (size, path)
+    chosen = {path for _size, path in largest.values()}
+    # Every page type but a workload (which exists in the languages it is published in) is judged in every language.
+    for kind in {kind for kind, _code in largest if not kind.startswith("workload:")}:
+        assert {code for other, code in largest if other == kind} == set(languages()), kind
+    return [path for path in paths if path in chosen]

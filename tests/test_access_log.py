@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from core.access_log import redacted_atoms, redacted_path, shortened_address
+from optin.tokens import new_token
 from signups.log_redaction import secret_path_prefixes
-from signups.tokens import new_token
 
 from .localized_urls import url_in
 from .servers import collect_static, gunicorn_server

@@ -13,8 +13,9 @@ import psycopg
 import pytest
 from django.db import connection
 
+from alerts.models import PriceAlert
 from catalog.models import GPU
-from signups.models import PriceAlert, ProviderApplication, Signup
+from signups.models import ProviderApplication, Signup
 
 from .languages import LANGUAGES
 from .localized_urls import url_in
@@ -67,7 +68,7 @@ def fill_the_database(client):
         client.post(url_in("es", "signups:provider_application"),
                     provider_data(email=f"provider{number}@example.com"))
     for slug, email in (("h100-sxm", "alert0@example.com"), ("b200", "alert1@example.com")):
-        client.post(url_in("en", "signups:price_alert", slug=slug),
+        client.post(url_in("en", "alerts:price_alert", slug=slug),
                     {"email": email, "target": "2.50", "consent": "on"})
     assert Signup.objects.count() == 4 and ProviderApplication.objects.count() == 2
     assert PriceAlert.objects.count() == 2
@@ -86,7 +87,7 @@ def test_a_dump_restored_into_a_fresh_database_serves_the_same_site(client, live
     fill_the_database(client)
     empty_database_cache()
     pages = [url_in("es", "home"), GPU.objects.order_by("pk").first().get_absolute_url("de"),
-             url_in("pt", "catalog:gpu_list"), url_in("de", "signups:privacy"), url_in("en", "signups:legal_notice"),
+             url_in("pt", "catalog:gpu_list"), url_in("de", "company:privacy"), url_in("en", "company:legal_notice"),
              url_in("es", "signups:signup"), "/sitemap.xml"]
     restored_name = f"restored_{secrets.token_hex(4)}"
     with tempfile.TemporaryDirectory() as folder:

@@ -9,9 +9,10 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from catalog.loading import GPUS_CSV, load_model_presets, read_model_presets
+from catalog.loading import GPUS_CSV
 from catalog.models import ModelPreset
 from catalog.sizing_methods import SIZING_METHODS
+from estimator.loading import load_model_presets, read_model_presets
 
 from .deck import deck_pages, squash
 from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE

@@ -3,11 +3,14 @@ against the value of one column), on each GPU page a rank chart (memory, memory 
 geometry alone (nice ticks that cover the data, every mark inside the plot and in the order of its value,
 labels that overlap nothing, whole-number coordinates from exact inputs), then the pages in every language
 against figures this test works out itself from the GPUs' data file, then the queries."""
+import ast
 import csv
 import itertools
 import re
+import sys
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -17,11 +20,12 @@ from django.utils.translation import gettext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog import rank_chart, scatter_chart
-from catalog.chart_text import ASCENT, DESCENT, text_width
+import charts
 from catalog.gpu_ranking import gpu_ranking
 from catalog.loading import GPUS_CSV
 from catalog.models import GPU
+from charts import rank_chart, scatter_chart
+from charts.text import ASCENT, DESCENT, text_width
 from workloads.charts import workload_chart
 from workloads.models import Workload
 from workloads.snapshot import workload_content
@@ -184,6 +188,33 @@ def test_scatter_refuses_floats_and_wraps_long_titles():
     layout = scatter_chart.scatter_chart([("A", Decimal(1), Decimal(2))], title, title, money, plain)
     assert len(layout.y_title) > 1 and len(layout.x_title) > 1
     assert_sound_scatter(layout, [("A", Decimal(1), Decimal(2))])
+
+
+CHARTS = Path(charts.__file__).resolve().parent
+# What a drawer may import besides the standard library: its own package and the exact numbers of core.
+ALLOWED_PROJECT_IMPORTS = {"charts", "core.exact_numbers"}
+
+
+def project_imports(source):
+    """The absolute modules ``source`` imports that are not in the standard library (relative imports are the
+    package's own)."""
+    for node in ast.walk(ast.parse(source)):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        yield from (name for name in names if name.split(".")[0] not in sys.stdlib_module_names)
+
+
+@pytest.mark.parametrize("module", sorted(path.name for path in CHARTS.glob("*.py")))
+def test_a_chart_drawer_is_fed_plain_data(module):
+    """No Django, no models, nothing of an app: the page's app reads and formats the data, the drawer lays it out."""
+    imported = set(project_imports((CHARTS / module).read_text(encoding="utf-8")))
+    assert imported <= ALLOWED_PROJECT_IMPORTS, imported
+
+
+def test_the_purity_check_sees_django_and_an_app():
+    source = "import math\nfrom django.utils.translation import gettext\nfrom .text import wrap\n" \
+             "def f():\n    from catalog.models import GPU\n"
+    assert list(project_imports(source)) == ["django.utils.translation", "catalog.models"]
 
 
 def test_chart_text_is_legible_on_a_phone():

@@ -13,9 +13,9 @@ from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from catalog import charts
 from catalog.loading import GPUS_CSV
 from catalog.sizing_methods import SIZING_METHODS, method_label
+from charts import bar_chart as charts
 from workloads.models import Workload, WorkloadColumn
 
 from .expected_sizing import USABLE_SHARE, step_floor

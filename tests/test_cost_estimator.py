@@ -10,8 +10,9 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from catalog.loading import GPUS_CSV, load_model_presets
+from catalog.loading import GPUS_CSV
 from core.formatting import format_usd_estimate, format_usd_rate
+from estimator.loading import load_model_presets
 
 from . import expected_estimates
 from .html import parse

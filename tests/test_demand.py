@@ -16,9 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.formats import date_format
 
+from alerts.models import PriceAlert
 from catalog.models import GPU
-from signups import demand
-from signups.models import PriceAlert, Signup
+from demand import figures
+from signups.models import Signup
 from workloads.models import Workload
 
 from .editors import create_editor
@@ -111,21 +112,21 @@ def expected_band(target, price):
 
 
 def test_the_figures_are_the_rows_counted(signups, alerts):
-    figures = demand.demand()
-    for table in figures.signup_tables:
+    demand = figures.demand()
+    for table in demand.signup_tables:
         expected = expected_signup_counts(signups, table.key)
         shown = {(week, group): cell for week, cells in table.weeks
                  for group, cell in zip(table.groups, cells, strict=True) if cell != (0, 0)}
         assert shown == expected, table.key
         assert [week for week, _cells in table.weeks] == sorted({week for week, _group in expected}, reverse=True)
         assert sum(total for _confirmed, total in table.totals) == len(signups)
-    rows = {row.gpu_slug: row for row in figures.alert_rows}
+    rows = {row.gpu_slug: row for row in demand.alert_rows}
     assert set(rows) == {"h100-sxm", "a100-sxm"}
     confirmed = [a for a in alerts if a.confirmed_at]
     h100_targets = [a.target_usd_per_hour for a in confirmed if a.gpu.slug == "h100-sxm"]
     assert rows["h100-sxm"].confirmed == len(h100_targets)
     assert rows["h100-sxm"].median_target == median(h100_targets)
-    expected_bands = dict.fromkeys((band.key for band in demand.BANDS), 0)
+    expected_bands = dict.fromkeys((band.key for band in figures.BANDS), 0)
     for target in h100_targets:
         expected_bands[expected_band(target, Decimal("2.00"))] += 1
     assert rows["h100-sxm"].bands == expected_bands
@@ -171,8 +172,8 @@ def test_the_superuser_sees_the_figures_and_no_address(superuser_client, signups
     alert_table = tables[3]
     h100 = next(row for row in alert_table if row[0].strip() == "H100 SXM")
     assert h100[1].strip() == "10"
-    assert [int(cell) for cell in h100[3:3 + len(demand.BANDS)]] == list(
-        next(r for r in demand.demand().alert_rows if r.gpu_slug == "h100-sxm").bands.values())
+    assert [int(cell) for cell in h100[3:3 + len(figures.BANDS)]] == list(
+        next(r for r in figures.demand().alert_rows if r.gpu_slug == "h100-sxm").bands.values())
 
 
 def test_the_csv_has_the_pages_figures_and_nothing_personal(superuser_client, signups, alerts):
@@ -188,7 +189,7 @@ def test_the_csv_has_the_pages_figures_and_nothing_personal(superuser_client, si
     # The currency table of the page, cell by cell, is in the CSV.
     currency = tables[1]
     codes = sorted(code for code, _label in Signup.Currency.choices if any(s.currency == code for s in signups))
-    weeks = [week for week, _cells in demand.demand().signup_tables[1].weeks]
+    weeks = [week for week, _cells in figures.demand().signup_tables[1].weeks]
     for week, row in zip([*weeks, "total"], currency[1:], strict=True):
         week_text = week if week == "total" else week.isoformat()
         for code, cell in zip(codes, row[1:], strict=True):
@@ -197,7 +198,7 @@ def test_the_csv_has_the_pages_figures_and_nothing_personal(superuser_client, si
             assert values[("signups_by_currency", week_text, code, "all")] == str(total)
     assert values[("signups_by_workload", "total", "none", "all")] == str(sum(1 for s in signups if not s.workload))
     h100 = next(row for row in tables[3] if row[0].strip() == "H100 SXM")
-    for index, band in enumerate(demand.BANDS):
+    for index, band in enumerate(figures.BANDS):
         assert values[("price_alerts", "", "h100-sxm", f"targets_{band.key}")] == h100[3 + index].strip()
     assert Decimal(values[("price_alerts", "", "a100-sxm", "median_target_usd_per_hour")]) == Decimal("1.125")
     assert ("price_alerts", "", "a100-sxm", "targets_at_or_above") not in values

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from catalog.loading import read_gpus
 from catalog.sizing_methods import SIZING_METHODS, sizing_method
+from charts import cost_chart as cost_chart_module
+from charts.cost_chart import cost_chart
 from core.formatting import format_duration, format_gpu_hours, format_usd_estimate, format_usd_rate
-from estimator import cost_chart as cost_chart_module
 from estimator import formulas as estimates
-from estimator.cost_chart import cost_chart
 from estimator.efficiency import efficiency_model
 from estimator.fit import KVCacheShape
 from estimator.forms import MAX_BILLION_TOKENS, MAX_MODEL_BILLION_PARAMS, WHOLE_NUMBER_RANGES

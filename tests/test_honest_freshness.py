@@ -18,8 +18,8 @@ from django.utils.translation import gettext
 
 from catalog.loading import GPUS_CSV
 from catalog.models import GPU
-from catalog.price_import import import_prices
 from core.content_version import content_changed
+from prices.price_import import import_prices
 from workloads.models import Workload
 
 from .html import fetch

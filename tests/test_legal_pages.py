@@ -13,11 +13,13 @@ from django.core.management import call_command
 from django.utils import translation
 from django.utils.translation import gettext
 
+from company.legal_text import render_legal_text
+from company.loading import load_legal_pages
+from company.models import LegalPage
 from core.content_version import CONTENT_VERSION_KEY, content_version
 from core.formatting import REGIONAL_LOCALES
-from signups.legal_text import render_legal_text
-from signups.loading import load_legal_pages
-from signups.models import LegalPage, OutboxEmail, Signup
+from optin.models import OutboxEmail
+from signups.models import Signup
 from workloads.models import Workload
 
 from .html import Page
@@ -25,8 +27,8 @@ from .languages import LANGUAGES
 from .localized_urls import url_in
 from .signup_helpers import run_mail_worker, signup_data
 
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "signups" / "content"
-PAGES = {"privacy": "signups:privacy", "legal-notice": "signups:legal_notice"}
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "company" / "content"
+PAGES = {"privacy": "company:privacy", "legal-notice": "company:legal_notice"}
 
 
 def file_text(language, key):
@@ -132,7 +134,7 @@ def test_each_page_exists_in_each_language_with_the_files_text(client, launch_co
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_privacy_policy_has_a_section_for_each_thing_gdpr_art_13_requires(client, launch_content, language):
-    found = sections(client, language, "signups:privacy")
+    found = sections(client, language, "company:privacy")
     for topic, (headings, fact) in PRIVACY_SECTIONS.items():
         heading = headings[language]
         assert heading in found, f"{language}: no section on {topic} ({heading!r})"
@@ -141,7 +143,7 @@ def test_the_privacy_policy_has_a_section_for_each_thing_gdpr_art_13_requires(cl
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_right_to_object_is_a_section_of_its_own_near_the_top(client, launch_content, language):
-    headings = list(sections(client, language, "signups:privacy"))
+    headings = list(sections(client, language, "company:privacy"))
     right_to_object = PRIVACY_SECTIONS["right to object (Art. 21(4))"][0][language]
     assert right_to_object in headings[:2]
 
@@ -150,7 +152,7 @@ def test_the_right_to_object_is_a_section_of_its_own_near_the_top(client, launch
 def test_the_legal_notice_has_a_section_for_a_supervisory_authority(client, launch_content, language):
     """Not yet decided in the empty operator record: the section says so (tests/test_operator_record.py
     fills it, and leaves it out when the activity needs no authorisation)."""
-    found = sections(client, language, "signups:legal_notice")
+    found = sections(client, language, "company:legal_notice")
     with translation.override(language):
         marker = gettext("not yet filled: %(detail)s").split(":")[0]
     assert marker in found[SUPERVISORY_AUTHORITY_HEADINGS[language]]
@@ -198,12 +200,12 @@ def test_every_footer_links_both_pages(client, launch_content, language):
     workload = Workload.objects.get(key="llm-training")
     paths = [url_in(language, "home"), workload.get_absolute_url(language)] + [
         url_in(language, view_name)
-        for view_name in ("signups:signup", "signups:provider_application", "signups:privacy")
+        for view_name in ("signups:signup", "signups:provider_application", "company:privacy")
     ]
     for path in paths:
         links = Page(client.get(path).content.decode()).links
-        assert url_in(language, "signups:privacy") in links, path
-        assert url_in(language, "signups:legal_notice") in links, path
+        assert url_in(language, "company:privacy") in links, path
+        assert url_in(language, "company:legal_notice") in links, path
 
 
 def test_both_pages_are_in_the_sitemap_with_their_alternates(client, launch_content):
@@ -214,7 +216,7 @@ def test_both_pages_are_in_the_sitemap_with_their_alternates(client, launch_cont
 
 
 def test_pages_are_served_from_the_page_cache_with_an_etag(client, launch_content, django_assert_num_queries):
-    path = url_in("es", "signups:privacy")
+    path = url_in("es", "company:privacy")
     first = client.get(path)
     assert first.has_header("ETag") and first["Cache-Control"].startswith("public")
     with django_assert_num_queries(0):
@@ -223,7 +225,7 @@ def test_pages_are_served_from_the_page_cache_with_an_etag(client, launch_conten
 
 
 def test_an_editors_change_shows_at_once_in_the_cached_page(client, launch_content):
-    path = url_in("de", "signups:legal_notice")
+    path = url_in("de", "company:legal_notice")
     client.get(path)
     notice = LegalPage.objects.get(key="legal-notice")
     notice.body_de = notice.body_de.replace("Telefon: {phone}", "Telefon: +49 40 1234567")
@@ -248,7 +250,7 @@ def test_the_admin_edits_each_language_in_its_own_tab(client, launch_content):
     user = get_user_model().objects.create_superuser("editor", "editor@example.com", "a-long-test-password")
     client.force_login(user)
     privacy = LegalPage.objects.get(key="privacy")
-    body = client.get(reverse("admin:signups_legalpage_change", args=[privacy.pk])).content.decode()
+    body = client.get(reverse("admin:company_legalpage_change", args=[privacy.pk])).content.decode()
     for language in LANGUAGES:
         assert f'name="title_{language}"' in body and f'name="body_{language}"' in body
     assert 'name="version"' in body and 'name="updated"' in body
@@ -279,7 +281,7 @@ def test_the_text_format_makes_headings_lists_and_links_and_escapes_everything_e
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_pages_description_is_its_first_paragraph(client, launch_content, language):
-    body = client.get(url_in(language, "signups:privacy")).content.decode()
+    body = client.get(url_in(language, "company:privacy")).content.decode()
     first = file_text(language, "privacy")["body"].strip().split("\n\n")[0]
     assert f'<meta name="description" content="{first[:40]}' in body
     with translation.override(language):

@@ -1,4 +1,4 @@
-"""Mail that cannot be aimed (signups/mail_budget.py): one budget of mails per mailbox across every form and GPU,
+"""Mail that cannot be aimed (optin/mail_budget.py): one budget of mails per mailbox across every form and GPU,
 counted in the database; one click confirms every price alert waiting at an address; the "limit reached" mail
 inside the same budget; alerts never confirmed never take the owner's slots; the pages answer the same
 whatever happened."""
@@ -18,13 +18,15 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from alerts.amounts import amount_text
+from alerts.models import PriceAlert
 from catalog.models import GPU
 from core.formatting import format_usd
-from signups import mail_budget, pseudonyms
-from signups.amounts import amount_text
-from signups.models import Mailbox, MailboxMail, OutboxEmail, PriceAlert, ProviderApplication, Signup
-from signups.outbox import send_due
-from signups.retention import purge_unconfirmed
+from optin import mail_budget, pseudonyms
+from optin.models import Mailbox, MailboxMail, OutboxEmail
+from optin.outbox import send_due
+from optin.retention import purge_unconfirmed
+from signups.models import ProviderApplication, Signup
 from signups.waitlist import apply_requests
 
 from .localized_urls import url_in
@@ -33,7 +35,7 @@ from .signup_helpers import link_pattern, path_of, provider_data, run_mail_worke
 VICTIM = "victim@example.com"
 # One mailbox, however the forms are sent it: the budget counts the mailbox, not the spelling.
 SPELLINGS = [VICTIM, "VICTIM@example.com", "Victim@EXAMPLE.com", " victim@Example.COM "]
-CONFIRM_ALERT_LINK = link_pattern("signups:price_alert_confirm", "token", "sample-token")
+CONFIRM_ALERT_LINK = link_pattern("alerts:price_alert_confirm", "token", "sample-token")
 
 
 def mails_to(address):
@@ -55,7 +57,7 @@ def post_provider(client, number, email, language="de"):
 
 
 def post_alert(client, number, email, slug, language="pt", target="0.10"):
-    return client.post(url_in(language, "signups:price_alert", slug=slug), {
+    return client.post(url_in(language, "alerts:price_alert", slug=slug), {
         "email": email, "target": amount_text(target, language), "consent": "on"}, REMOTE_ADDR=ip(number))
 
 
@@ -81,7 +83,7 @@ def test_fifty_addresses_aimed_at_one_mailbox_across_every_form_and_gpu_queue_at
         else:
             slug = slugs[number % len(slugs)]
             response = post_alert(client, number, email, slug, target=f"{number}.25")
-            thanks["alert"] = url_in("pt", "signups:price_alert_thanks", slug=slug)
+            thanks["alert"] = url_in("pt", "alerts:price_alert_thanks", slug=slug)
         forms[form] += 1
         # Every request gets the answer of its form, whatever happened to it.
         assert (response.status_code, response["Location"]) == (303, thanks[form])
@@ -150,8 +152,8 @@ def test_one_click_confirms_every_alert_waiting_at_the_address(client, launch_co
 
 
 def test_the_alerts_confirmed_together_each_mail_on_their_own_gpu(client, launch_content):
+    from alerts import price_alerts
     from catalog.price_events import CurrentPriceChange
-    from signups import price_alerts
 
     gpus = list(GPU.objects.exclude(price_usd_per_hour=None).order_by("slug"))[:3]
     for number, gpu in enumerate(gpus):
@@ -162,7 +164,7 @@ def test_the_alerts_confirmed_together_each_mail_on_their_own_gpu(client, launch
     change = CurrentPriceChange(gpus[2], gpus[2].price_usd_per_hour, gpus[2].price_usd_per_hour - 2,
                                 timezone.now(), "import")
     assert price_alerts.apply_price_changes([change]).notified == 1
-    [notice] = OutboxEmail.objects.filter(alert_confirmation_for__isnull=True)
+    [notice] = OutboxEmail.objects.filter(link_kind="")
     assert gpus[2].name in notice.subject
 
 
@@ -213,7 +215,7 @@ def test_the_limit_reached_mail_counts_against_the_same_budget(client, launch_co
     assert client.post(alert_link(mail.outbox[-1].body)).status_code == 200
     for number, slug in enumerate(slugs[1:], start=1):
         assert post_alert(client, number, VICTIM, slug).status_code == 303
-    refusals = OutboxEmail.objects.filter(alert_confirmation_for__isnull=True, recipient=VICTIM)
+    refusals = OutboxEmail.objects.filter(link_kind="", recipient=VICTIM)
     assert len(slugs) - 1 > budget - 1 == refusals.count()
     assert mails_to(VICTIM).count() == budget
     assert PriceAlert.objects.count() == 1

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from signups.models import OutboxEmail
+from optin.models import OutboxEmail
 
 from .localized_urls import url_in
 from .servers import free_port

@@ -1,5 +1,6 @@
 """Two gunicorn instances on one PostgreSQL and one Redis: app servers are stateless. An admin change
-made through one is seen within a second through the other; a signup rate limit counts across both."""
+made through one is seen within a second through the other; a signup rate limit counts across both, and
+a login locked out through one is refused by the other."""
 import http.client
 import time
 import urllib.parse
@@ -52,6 +53,7 @@ class Browserless:
 
 
 SIGNUP_LIMIT = 3
+LOGIN_LIMIT = 3
 
 
 @pytest.fixture
@@ -59,6 +61,7 @@ def two_servers(live_launch_content):
     collect_static()
     # A window of 10⁹ s: the fixed window cannot roll over during the test and reset the count.
     settings = {"SIGNUP_RATE_LIMIT": str(SIGNUP_LIMIT), "SIGNUP_RATE_LIMIT_WINDOW": str(10**9),
+                "LOGIN_MAX_FAILURES_PER_USER": str(LOGIN_LIMIT),
                 "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend"}
     with redis_server() as redis_url, \
             gunicorn_server(REDIS_URL=redis_url, **settings) as first, \
@@ -83,6 +86,15 @@ def log_in(base_url):
         **fields, "username": "editor", "password": PASSWORD, "next": reverse("admin:index")})
     assert status == 302, "login failed"
     return agent
+
+
+def log_in_status(base_url, password):
+    """One login attempt as the editor from a fresh browser; returns the response's status and headers."""
+    agent = Browserless(base_url)
+    fields = form_fields(agent.request("GET", reverse("admin:login"))[2], "login-form")
+    fields.update({"username": "editor", "password": password, "next": reverse("admin:index")})
+    status, headers, _page = agent.request("POST", reverse("admin:login"), fields)
+    return status, headers
 
 
 def test_an_admin_change_through_one_server_is_seen_within_a_second_through_the_other(two_servers):
@@ -135,3 +147,16 @@ def test_the_signup_rate_limit_counts_submissions_to_both_servers_together(two_s
     # Stored as requests for the mail worker (signups/waitlist.py).
     assert sorted(WaitlistRequest.objects.values_list("email", flat=True)) == [
         "one@example.com", "three@example.com", "two@example.com"]
+
+
+def test_a_login_locked_out_through_one_server_is_refused_by_the_other(two_servers):
+    """The failures are counted in the database (django-axes), not in either process nor in Redis."""
+    first, second = two_servers
+    create_editor()
+    statuses = [log_in_status(first, "wrong")[0] for _ in range(LOGIN_LIMIT)]
+    assert statuses == [200] * (LOGIN_LIMIT - 1) + [429]
+    # The second server has not seen one failure, yet refuses the right password, and so does the first.
+    status, headers = log_in_status(second, PASSWORD)
+    assert status == 429 and headers["Retry-After"] == "900"
+    assert log_in_status(first, PASSWORD)[0] == 429
+    assert log_in_status(second, PASSWORD)[0] == 429

@@ -29,7 +29,6 @@ from jsonschema.exceptions import ValidationError
 from catalog import gpu_tables
 from catalog.columns import LargestModelColumn
 from catalog.models import GPU, PricePoint
-from catalog.price_import import import_prices
 from catalog.sizing_methods import SIZING_METHODS
 from catalog.specs import NOT_SUPPORTED_MARK, SPECS, spec_label
 from core.content_version import bump_content_version
@@ -38,6 +37,7 @@ from core.formatting import format_model_size, format_price_per_hour, format_qua
 from core.shared_cache import shared_cache
 from open_data import document, http
 from open_data.document import GPU_COUNTS
+from prices.price_import import import_prices
 
 from .html import Head, Page, parse
 from .languages import LANGUAGES
@@ -48,6 +48,8 @@ from .servers import gunicorn_server
 from .sitemap import sitemap_paths
 
 GPUS_JSON, GPUS_CSV = "/data/gpus.json", "/data/gpus.csv"
+# What a browser sends with a script's request to another site.
+ELSEWHERE = {"Origin": "https://example.org"}
 FEED_SPECS = [spec for spec in SPECS if spec.key != "price_usd_per_hour"]
 
 
@@ -183,7 +185,7 @@ def test_a_gpu_without_history_has_no_points(client, launch_content):
 
 def test_an_unknown_gpu_or_schema_is_a_json_404(client, launch_content):
     for path in ("/data/gpus/no-such-gpu/prices.json", "/data/schema/v1/no-such-schema.json"):
-        response = client.get(path)
+        response = client.get(path, headers=ELSEWHERE)
         assert response.status_code == 404
         assert response["Content-Type"] == "application/json"
         assert json.loads(response.content)["error"] == "not_found"
@@ -294,17 +296,21 @@ def test_the_catalogue_links_the_feed_and_its_documentation(client, launch_conte
 
 @pytest.mark.parametrize("path", [GPUS_JSON, GPUS_CSV, "/data/gpus/h100-sxm/prices.json", "/data/schema/v1/gpus.json"])
 def test_headers_etag_and_304(client, launch_content, path):
-    response = client.get(path)
+    response = client.get(path, headers=ELSEWHERE)
     assert response["Cache-Control"] == "public, max-age=300"
     assert response["Access-Control-Allow-Origin"] == "*"
+    assert response["Access-Control-Expose-Headers"] == "ETag"
+    assert not response.has_header("Access-Control-Allow-Credentials")
     assert response["Cross-Origin-Resource-Policy"] == "cross-origin"
+    # Only a request with an Origin gets the CORS headers: a shared cache keeps a copy per Origin.
+    assert "origin" in response["Vary"].lower()
     assert response["X-Content-Type-Options"] == "nosniff"
     # The files are the same in every language: one cached copy, whatever the visitor's language.
     assert "accept-language" not in response.get("Vary", "").lower()
     assert not response.has_header("Content-Language")
     german = client.get(path, headers={"Accept-Language": "de"})
     assert german["ETag"] == response["ETag"] and german.content == response.content
-    not_modified = client.get(path, headers={"If-None-Match": response["ETag"]})
+    not_modified = client.get(path, headers={"If-None-Match": response["ETag"], **ELSEWHERE})
     assert not_modified.status_code == 304 and not_modified.content == b""
     assert not_modified["Access-Control-Allow-Origin"] == "*"
     head = client.head(path)
@@ -319,18 +325,37 @@ def test_gzip_has_its_own_etag(client, launch_content):
     assert "Accept-Encoding" in packed["Vary"]
 
 
-def test_options_answers_a_cors_preflight_and_other_methods_are_refused(client, launch_content):
-    response = client.options(GPUS_JSON, headers={"Origin": "https://example.org",
-                                                   "Access-Control-Request-Method": "GET",
-                                                   "Access-Control-Request-Headers": "if-none-match"})
+@pytest.mark.parametrize("path", [GPUS_JSON, GPUS_CSV])
+def test_options_answers_a_cors_preflight_and_other_methods_are_refused(client, launch_content, path):
+    response = client.options(path, headers={**ELSEWHERE, "Access-Control-Request-Method": "GET",
+                                             "Access-Control-Request-Headers": "if-none-match"})
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == "*"
     assert set(response["Access-Control-Allow-Methods"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
     assert "if-none-match" in response["Access-Control-Allow-Headers"].lower()
+    assert response["Access-Control-Max-Age"] == "86400"
+    assert not response.has_header("Access-Control-Allow-Credentials")
+    # Without a preflight's header, OPTIONS is the view's: its methods, and CORS for a script that asks.
+    plain = client.options(path, headers=ELSEWHERE)
+    assert plain.status_code == 200 and set(plain["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    assert plain["Access-Control-Allow-Origin"] == "*"
     for method in (client.post, client.put, client.delete):
-        refused = method(GPUS_JSON)
+        refused = method(path)
         assert refused.status_code == 405
         assert set(refused["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
+def test_no_page_but_the_feed_answers_other_origins(client, launch_content):
+    """The feed's documentation page, a catalogue page, the sitemap and the admin's login: no CORS header for a
+    script on another site, not even to a preflight, and the site's own resource policy."""
+    for path in (url_in("en", "open_data:docs"), url_in("de", "catalog:gpu_list"), "/sitemap.xml",
+                 reverse("admin:login")):
+        response = client.get(path, headers=ELSEWHERE)
+        assert response.status_code == 200, path
+        assert not [name for name in response.headers if name.lower().startswith("access-control-")], path
+        assert response["Cross-Origin-Resource-Policy"] == "same-origin", path
+        preflight = client.options(path, headers={**ELSEWHERE, "Access-Control-Request-Method": "POST"})
+        assert not [name for name in preflight.headers if name.lower().startswith("access-control-")], path
 
 
 @pytest.mark.parametrize("path", [GPUS_JSON, GPUS_CSV])
@@ -436,7 +461,7 @@ def test_the_price_history_is_the_last_year_with_each_days_last_price_before_90_
     "2026-01-01T00:00:00Z", "x" * 5000,
 ])
 def test_an_invalid_since_is_a_json_400(client, launch_content, since):
-    response = client.get("/data/gpus/h100-sxm/prices.json", {"since": since})
+    response = client.get("/data/gpus/h100-sxm/prices.json", {"since": since}, headers=ELSEWHERE)
     assert response.status_code == 400
     assert response["Content-Type"] == "application/json"
     answer = json.loads(response.content)
@@ -529,7 +554,7 @@ def test_a_request_that_waits_too_long_for_another_render_is_told_to_retry(clien
     renders = []
     monkeypatch.setattr(document, "price_history_document", lambda *args, **kwargs: renders.append(1))
     assert shared_cache("add", http.render_lock_key(RequestFactory().get(path), {"since"}), "another", timeout=60)
-    response = client.get(path)
+    response = client.get(path, headers=ELSEWHERE)
     assert response.status_code == 503 and response["Retry-After"] == "1"
     assert json.loads(response.content)["error"] == "busy"
     assert response["Access-Control-Allow-Origin"] == "*"

@@ -16,9 +16,9 @@ from django.utils.translation import gettext
 
 from company.completeness import missing_details
 from company.legal_fields import NOT_APPLICABLE, legal_fields
+from company.legal_text import render_legal_text
 from company.models import OperatorRecord, Recipient
-from signups.legal_text import render_legal_text
-from signups.models import OutboxEmail
+from optin.models import OutboxEmail
 
 from .html import Head, Page
 from .languages import LANGUAGES
@@ -26,7 +26,7 @@ from .localized_urls import url_in
 from .operator_record import FICTIONAL_RECORD, fill_operator_record, operator_record_toml
 from .signup_helpers import provider_data, run_mail_worker, signup_data
 
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "signups" / "content"
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "company" / "content"
 COMPANY = "Beispiel Rechenzentrum GmbH (fictional)"
 COUNTRIES = {
     "es": {"DE": "Alemania", "IE": "Irlanda", "US": "Estados Unidos", "FR": "Francia"},
@@ -67,7 +67,7 @@ def draft_banner(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_filled_record_shows_on_the_privacy_policy(client, launch_content, language):
     fill_operator_record()
-    body, text = legal_text(client, language, "signups:privacy")
+    body, text = legal_text(client, language, "company:privacy")
     countries = COUNTRIES[language]
     for value in (COMPANY, f"Musterstraße 1 (fictional), 99999 Nirgendwo, {countries['DE']}",
                   "privacy@everx.example", "Datenschutz Beispiel (fictional), dpo@everx.example",
@@ -86,7 +86,7 @@ def test_a_filled_record_shows_on_the_privacy_policy(client, launch_content, lan
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_filled_record_shows_on_the_legal_notice(client, launch_content, language):
     fill_operator_record()
-    body, text = legal_text(client, language, "signups:legal_notice")
+    body, text = legal_text(client, language, "company:legal_notice")
     for value in (COMPANY, "contact@everx.example", "+49 000 0000000", "Amtsgericht Beispielstadt (fictional)",
                   "HRB 000000", "DE000000000", "Erika Mustermann (fictional), Musterstraße 1, 99999 Nirgendwo"):
         assert value in text, (language, value)
@@ -109,7 +109,7 @@ def assert_published(body, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("view_name", ["signups:privacy", "signups:legal_notice"])
+@pytest.mark.parametrize("view_name", ["company:privacy", "company:legal_notice"])
 def test_an_empty_record_makes_each_legal_page_a_draft_naming_what_is_missing(
         client, launch_content, language, view_name):
     body, text = legal_text(client, language, view_name)
@@ -124,7 +124,7 @@ def test_a_detail_that_applies_is_shown_and_needed(client, launch_content):
     fill_operator_record(cnpj_applies="applies", cnpj="00.000.000/0000-00",
                          licensing_authority_applies="applies", licensing_authority="")
     assert [detail.field for detail in missing_details(OperatorRecord.current())] == ["licensing_authority"]
-    body, text = legal_text(client, "pt", "signups:legal_notice")
+    body, text = legal_text(client, "pt", "company:legal_notice")
     assert "CNPJ (Brasil): 00.000.000/0000-00" in text
     assert draft_banner("pt") in body
 
@@ -153,7 +153,7 @@ def test_mails_carry_the_sender_identity_in_their_language(client, launch_conten
     fill_operator_record()
     client.post(url_in("es", "signups:signup"), signup_data(email="ana@example.com", language="es"))
     client.post(url_in("de", "signups:provider_application"), provider_data())
-    client.post(url_in("pt", "signups:price_alert", slug="h100-sxm"),
+    client.post(url_in("pt", "alerts:price_alert", slug="h100-sxm"),
                 {"email": "rui@example.com", "target": "2,50", "consent": "on"})
     run_mail_worker()
     mails = list(OutboxEmail.objects.all())
@@ -183,7 +183,7 @@ def test_the_home_pages_organization_names_the_company(client, launch_content):
 
 def test_a_change_to_the_record_shows_at_once_in_the_cached_page(client, launch_content):
     fill_operator_record()
-    path = url_in("en", "signups:legal_notice")
+    path = url_in("en", "company:legal_notice")
     assert "+49 000 0000000" in client.get(path).content.decode()
     record = OperatorRecord.current()
     record.phone = "+49 000 1111111"

@@ -152,7 +152,7 @@ def test_a_pages_own_query_parameters_each_get_their_page(client, launch_content
 
 
 PUBLIC_PAGES = [("workload", {"slug": "gpu-entrenamiento-llm"}), ("home", {}), ("catalog:gpu_list", {}),
-                ("catalog:gpu_detail", {"slug": "h100-sxm"}), ("signups:privacy", {})]
+                ("catalog:gpu_detail", {"slug": "h100-sxm"}), ("company:privacy", {})]
 
 
 @pytest.mark.parametrize("method", ["put", "patch", "delete", "trace"])

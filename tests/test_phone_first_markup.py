@@ -119,7 +119,7 @@ def test_every_footer_links_the_main_sections_workloads_languages_and_legal_page
             footer = fetch(client, path).find("footer")
             links = [a.attrs["href"] for a in footer.find_all("a")]
             for view_name in ("home", "catalog:gpu_list", "estimator:calculator", "catalog:compare",
-                              "signups:privacy", "signups:legal_notice"):
+                              "company:privacy", "company:legal_notice"):
                 assert url_in(language, view_name) in links, (path, view_name)
             assert set(workloads) <= set(links), path
             others = {a.attrs["hreflang"] for a in footer.find_all("a") if "hreflang" in a.attrs}
@@ -141,7 +141,7 @@ def test_the_home_price_ladder_shows_every_live_price_cheapest_first(client, lau
 
 def boxes(layout):
     """Each text's box in user units, from the layout's own widths: (left, right, top, bottom)."""
-    from catalog.chart_text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, text_width
+    from charts.text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, text_width
 
     found = []
     for rung in layout.rungs:

@@ -1,4 +1,4 @@
-"""Price alerts (signups/price_alerts.py): asked for on a GPU's alert form, confirmed by POST from the mailed
+"""Price alerts (alerts/price_alerts.py): asked for on a GPU's alert form, confirmed by POST from the mailed
 link, mailed once through the outbox and a real SMTP server when an import brings the best price at or below
 the target, then resting until the price has gone back above it; bad input gets localized errors; the
 alerts are personal data like signups (erasure, export, retention)."""
@@ -23,18 +23,20 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from alerts import price_alerts
+from alerts.amounts import amount_text, decimal_separator
+from alerts.models import PriceAlert
 from catalog import sizing
 from catalog.models import GPU
 from catalog.price_events import CurrentPriceChange, price_changed
-from catalog.price_import import MAX_PRICE_USD_PER_HOUR, import_prices
+from company.models import LegalPage
 from company.snapshot import operator_record
 from core.formatting import format_usd
 from core.pages import absolute_url
-from signups import price_alerts
-from signups.amounts import amount_text, decimal_separator
-from signups.erasure import erase_person
-from signups.models import LegalPage, OutboxEmail, PriceAlert
-from signups.retention import purge_unconfirmed
+from optin.erasure import erase_person
+from optin.models import OutboxEmail
+from optin.retention import purge_unconfirmed
+from prices.price_import import MAX_PRICE_USD_PER_HOUR, import_prices
 
 from .html import Page, form_fields, parse
 from .languages import LANGUAGES
@@ -42,8 +44,8 @@ from .localized_urls import url_in
 from .signup_helpers import SAMPLE_UUID, link_pattern, path_of, run_mail_worker, smtp_server, smtp_settings
 
 SLUG = "h100-sxm"
-CONFIRM_LINK = link_pattern("signups:price_alert_confirm", "token", "sample-token")
-DELETE_LINK = link_pattern("signups:price_alert_delete", "key", SAMPLE_UUID)
+CONFIRM_LINK = link_pattern("alerts:price_alert_confirm", "token", "sample-token")
+DELETE_LINK = link_pattern("alerts:price_alert_delete", "key", SAMPLE_UUID)
 
 
 def alert_data(language="es", **overrides):
@@ -53,7 +55,7 @@ def alert_data(language="es", **overrides):
 
 
 def ask(client, language="es", slug=SLUG, **data):
-    return client.post(url_in(language, "signups:price_alert", slug=slug), alert_data(language, **data))
+    return client.post(url_in(language, "alerts:price_alert", slug=slug), alert_data(language, **data))
 
 
 def import_price(slug, price):
@@ -96,7 +98,7 @@ def test_a_confirmed_alert_mails_once_per_drop_below_its_target_through_a_real_s
     with smtp_server() as (port, mailbox), override_settings(**smtp_settings(port)):
         response = ask(client, "es", source=gpu.get_absolute_url("es"))
         assert response.status_code == 303
-        assert response["Location"] == url_in("es", "signups:price_alert_thanks", slug=SLUG)
+        assert response["Location"] == url_in("es", "alerts:price_alert_thanks", slug=SLUG)
         assert mailbox.messages == []  # the request only stored the alert and its mail
         run_mail_worker()
         [confirmation] = received(mailbox)
@@ -121,7 +123,7 @@ def test_a_confirmed_alert_mails_once_per_drop_below_its_target_through_a_real_s
         alert = PriceAlert.objects.get()
         assert alert.confirmed_at is not None and alert.state == PriceAlert.State.ACTIVE
         assert (alert.consent_text_version, alert.consent_language, alert.source_path) == (
-            "price-alert-1", "es", gpu.get_absolute_url("es"))
+            "price-alert-2", "es", gpu.get_absolute_url("es"))
 
         import_price(SLUG, "2.45")
         run_mail_worker()
@@ -173,7 +175,7 @@ def test_the_admins_price_edit_triggers_the_alert_too(client, launch_content):
     data["price_updated_at_0"], data["price_updated_at_1"] = timezone.now().strftime("%Y-%m-%d"), "00:00:00"
     response = client.post(reverse("admin:catalog_gpu_change", args=[gpu.pk]), data)
     assert response.status_code == 302, response.content.decode()[-2000:]
-    [notice] = OutboxEmail.objects.filter(alert_confirmation_for__isnull=True, recipient="ana@example.com")
+    [notice] = OutboxEmail.objects.filter(link_kind="", recipient="ana@example.com")
     with translation.override("de"):
         assert format_usd(Decimal("2.10")) in notice.subject and notice.language == "de"
 
@@ -214,7 +216,7 @@ def test_confirming_when_the_price_is_already_at_the_target_mails_at_once(client
     page = client.post(confirm_link_of(mail.outbox[-1].body)).content.decode()
     alert = PriceAlert.objects.get()
     assert alert.state == PriceAlert.State.RESTING and alert.last_notified_at is not None
-    assert OutboxEmail.objects.filter(alert_confirmation_for__isnull=True).count() == 1
+    assert OutboxEmail.objects.filter(link_kind="").count() == 1
     with translation.override("pt"):
         assert gettext(
             "The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we are emailing you "
@@ -230,7 +232,7 @@ def test_only_the_alerts_of_the_changed_gpu_and_at_or_above_the_new_price_mail(c
     states = dict(PriceAlert.objects.values_list("pk", "state"))
     assert states[high.pk] == "resting" and states[low.pk] == "active"
     assert states[other.pk] == "resting"  # confirmed while its price was already below its target
-    assert OutboxEmail.objects.filter(recipient="low@example.com", alert_confirmation_for__isnull=True).count() == 0
+    assert OutboxEmail.objects.filter(recipient="low@example.com", link_kind="").count() == 0
 
 
 def test_a_price_change_costs_the_same_queries_for_one_gpu_or_twenty(client, launch_content):
@@ -314,7 +316,7 @@ def test_one_alert_too_many_for_a_mailbox_is_refused_by_mail_and_the_page_tells_
     response = ask(client, language, slugs[2], target=amount_text("1.25", language))
     # The same answer as for an alert that was set: a stranger learns nothing of what the address holds.
     assert response.status_code == 303
-    assert response["Location"] == url_in(language, "signups:price_alert_thanks", slug=slugs[2])
+    assert response["Location"] == url_in(language, "alerts:price_alert_thanks", slug=slugs[2])
     assert PriceAlert.objects.count() == 2
     [refusal] = OutboxEmail.objects.order_by("pk")[mails_before:]
     gpu = GPU.objects.get(slug=slugs[2])
@@ -330,7 +332,7 @@ def test_one_alert_too_many_for_a_mailbox_is_refused_by_mail_and_the_page_tells_
         ) % {"gpu": gpu.name, "target": format_usd(Decimal("1.25")), "held": 2}
         lines = [gettext("%(name)s at %(target)s:") % {"name": alert.gpu.name,
                                                        "target": format_usd(alert.target_usd_per_hour)}
-                 + f" {absolute_url(url_in(language, 'signups:price_alert_delete', key=alert.unsubscribe_key))}"
+                 + f" {absolute_url(url_in(language, 'alerts:price_alert_delete', key=alert.unsubscribe_key))}"
                  for alert in held]
     assert (refusal.recipient, refusal.subject, refusal.language) == ("ana@example.com", subject, language)
     assert " ".join(refusal.body.split()).count(" ".join(limit_text.split())) == 1
@@ -389,9 +391,9 @@ def test_bad_input_gets_a_localized_error_and_stores_nothing(client, launch_cont
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_unknown_gpu_is_a_localized_404(client, launch_content, language):
-    for response in (client.get(url_in(language, "signups:price_alert", slug="no-such-gpu")),
+    for response in (client.get(url_in(language, "alerts:price_alert", slug="no-such-gpu")),
                      ask(client, language, slug="no-such-gpu"),
-                     client.get(url_in(language, "signups:price_alert_thanks", slug="no-such-gpu"))):
+                     client.get(url_in(language, "alerts:price_alert_thanks", slug="no-such-gpu"))):
         assert response.status_code == 404 and Page(response.content.decode()).lang == language
     assert_nothing_stored()
 
@@ -399,7 +401,7 @@ def test_an_unknown_gpu_is_a_localized_404(client, launch_content, language):
 def test_the_honeypot_gets_the_thank_you_page_and_stores_nothing(client, launch_content):
     response = ask(client, "de", website="https://spam.example")
     assert response.status_code == 303
-    assert response["Location"] == url_in("de", "signups:price_alert_thanks", slug=SLUG)
+    assert response["Location"] == url_in("de", "alerts:price_alert_thanks", slug=SLUG)
     assert_nothing_stored()
 
 
@@ -421,9 +423,9 @@ def test_no_typed_target_gives_a_server_error(client, launch_content, target):
 
 
 @pytest.mark.parametrize("path, status", [
-    (url_in("es", "signups:price_alert_confirm", token="x" * 43), 404),
-    (url_in("es", "signups:price_alert_confirm", token="x" * 300), 404),
-    (url_in("es", "signups:price_alert_delete", key=SAMPLE_UUID), 404),
+    (url_in("es", "alerts:price_alert_confirm", token="x" * 43), 404),
+    (url_in("es", "alerts:price_alert_confirm", token="x" * 300), 404),
+    (url_in("es", "alerts:price_alert_delete", key=SAMPLE_UUID), 404),
 ])
 def test_unknown_links_say_so(client, launch_content, path, status):
     assert client.get(path).status_code == status and client.post(path).status_code == status
@@ -453,7 +455,7 @@ def sign_side(written, number):
 def test_the_form_writes_the_currency_and_the_decimals_as_the_visitors_language_does(
         client, launch_content, language):
     gpu = GPU.objects.get(slug=SLUG)
-    response = client.get(url_in(language, "signups:price_alert", slug=SLUG, query={"target": "12.50"}))
+    response = client.get(url_in(language, "alerts:price_alert", slug=SLUG, query={"target": "12.50"}))
     assert response.status_code == 200
     field = parse(response.content).by_id("id_target")
     number = amount_text("12.50", language)
@@ -473,7 +475,7 @@ def test_the_gpu_page_offers_the_alert_with_a_get_form_and_no_token(client, laun
     gpu = GPU.objects.get(slug=SLUG)
     body = client.get(gpu.get_absolute_url(language)).content.decode()
     assert "csrfmiddlewaretoken" not in body
-    action = url_in(language, "signups:price_alert", slug=SLUG)
+    action = url_in(language, "alerts:price_alert", slug=SLUG)
     form = parse(body).find("form", action=action)
     assert form.attrs["method"] == "get"
     with translation.override(language):
@@ -502,7 +504,7 @@ def test_the_admin_exports_a_persons_alerts_as_csv(client, launch_content):
     confirmed_alert(client, "es", source=GPU.objects.get(slug=SLUG).get_absolute_url("es"))
     user = get_user_model().objects.create_superuser("admin", "admin@example.com", "a-long-test-password")
     client.force_login(user)
-    changelist = reverse("admin:signups_pricealert_changelist")
+    changelist = reverse("admin:alerts_pricealert_changelist")
     assert "ana@example.com" in client.get(changelist, {"q": "ANA@example.com"}).content.decode()
     response = client.post(changelist, {
         "action": "export_csv", "_selected_action": list(PriceAlert.objects.values_list("pk", flat=True)),
@@ -511,7 +513,7 @@ def test_the_admin_exports_a_persons_alerts_as_csv(client, launch_content):
     [row] = csv.DictReader(io.StringIO(response.content.decode()))
     assert (row["email"], row["gpu"], row["target_usd_per_hour"], row["state"]) == (
         "ana@example.com", SLUG, "2.50", "active")
-    assert row["confirmed_at"] and row["consent_text_version"] == "price-alert-1"
+    assert row["confirmed_at"] and row["consent_text_version"] == "price-alert-2"
     assert row["privacy_policy_version"] == LegalPage.objects.get(key="privacy").version
 
 
@@ -540,15 +542,15 @@ def test_the_privacy_policy_tells_about_price_alerts(client, launch_content, lan
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_secrets_of_the_alert_links_stay_out_of_the_logs(language):
     from core.access_log import redacted_path
+    from optin.tokens import new_token
     from signups.log_redaction import secret_path_prefixes
-    from signups.tokens import new_token
 
     token, key = new_token(), SAMPLE_UUID
-    confirm = url_in(language, "signups:price_alert_confirm", token=token)
-    delete = url_in(language, "signups:price_alert_delete", key=key)
+    confirm = url_in(language, "alerts:price_alert_confirm", token=token)
+    delete = url_in(language, "alerts:price_alert_delete", key=key)
     assert redacted_path(confirm, secret_path_prefixes()) == confirm.replace(token, "…")
     assert redacted_path(delete, secret_path_prefixes()) == delete.replace(key, "…")
-    form = url_in(language, "signups:price_alert", slug=SLUG)
+    form = url_in(language, "alerts:price_alert", slug=SLUG)
     assert redacted_path(form, secret_path_prefixes()) == form
 
 
@@ -556,14 +558,14 @@ def test_a_gpu_without_a_live_offer_takes_alerts_that_mail_once_an_offer_reaches
     gpu = GPU.objects.get(slug=SLUG)
     gpu.price_usd_per_hour = None
     gpu.save()
-    action = url_in("es", "signups:price_alert", slug=SLUG)
+    action = url_in("es", "alerts:price_alert", slug=SLUG)
     panel = parse(client.get(gpu.get_absolute_url("es")).content).find("form", action=action)
     with translation.override("es"):
         assert gettext("No live offer for this GPU right now.") in panel.squashed_text
     alert = confirmed_alert(client, "es")
     assert alert.state == PriceAlert.State.ACTIVE and alert.last_notified_at is None
     import_price(SLUG, "2.40")
-    assert OutboxEmail.objects.filter(recipient="ana@example.com", alert_confirmation_for__isnull=True).count() == 1
+    assert OutboxEmail.objects.filter(recipient="ana@example.com", link_kind="").count() == 1
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
@@ -578,11 +580,11 @@ def test_the_calculators_recommended_configuration_links_to_its_gpus_alert(clien
     count = {gpu.slug: sizing.fewest_gpus(sizing.required_memory_gb(70, 16), gpu.memory_gb) for gpu in priced}
     cheapest = min(priced, key=lambda gpu: (count[gpu.slug] * gpu.price_usd_per_hour, count[gpu.slug],
                                             -gpu.memory_gb, gpu.name))
-    assert links == {url_in(language, "signups:price_alert", slug=cheapest.slug)}
+    assert links == {url_in(language, "alerts:price_alert", slug=cheapest.slug)}
     action = document.find("div", class_="recommended").find("a", class_="signup-action")
     assert f"gpu={cheapest.slug}" in action.attrs["href"] and f"count={count[cheapest.slug]}" in action.attrs["href"]
     # A target in a link (the GPU page's field sends one) arrives in the visitor's format.
-    page = client.get(url_in(language, "signups:price_alert", {"target": f"{cheapest.price_usd_per_hour:.2f}"},
+    page = client.get(url_in(language, "alerts:price_alert", {"target": f"{cheapest.price_usd_per_hour:.2f}"},
                              slug=cheapest.slug))
     assert parse(page.content).by_id("id_target").attrs["value"] == amount_text(cheapest.price_usd_per_hour,
                                                                                  language)
@@ -591,7 +593,7 @@ def test_the_calculators_recommended_configuration_links_to_its_gpus_alert(clien
 @pytest.mark.parametrize("method", ["put", "patch", "delete"])
 def test_the_alert_form_answers_methods_like_the_other_forms(client, launch_content, method):
     """405 with the localized page and the same Allow as the signup form: a PUT is not taken as a POST."""
-    alert_form = url_in("es", "signups:price_alert", slug="h100-sxm")
+    alert_form = url_in("es", "alerts:price_alert", slug="h100-sxm")
     response = getattr(client, method)(alert_form, "email=a@example.com&target=1",
                                        content_type="application/x-www-form-urlencoded")
     signup_form = getattr(client, method)(url_in("es", "signups:signup"))

@@ -17,13 +17,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from catalog.chart_text import FONT_SIZE, text_width
 from catalog.models import GPU, PricePoint
 from catalog.price_events import price_changed
 from catalog.price_history import record_points
-from catalog.price_import import import_prices
-from catalog.step_chart import step_chart
+from charts.step_chart import step_chart
+from charts.text import FONT_SIZE, text_width
 from core.content_version import content_changed
+from prices.price_import import import_prices
 
 from .editors import change_form_data
 from .html import fetch

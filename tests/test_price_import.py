@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from catalog.models import GPU
-from catalog.price_import import import_prices
+from prices.price_import import import_prices
 from workloads.models import Workload
 
 from .deck import squash

@@ -74,7 +74,7 @@ def test_production_starts_with_a_complete_record_and_serves_no_placeholder(live
             sitemap = parse_sitemap(get(url + "/sitemap.xml")[1])
             paths = {urlsplit(page).path for page in sitemap}
             paths |= {url_in(language, name) for language in LANGUAGES
-                      for name in ("signups:privacy", "signups:legal_notice", "signups:signup",
+                      for name in ("company:privacy", "company:legal_notice", "signups:signup",
                                    "signups:provider_application")}
             assert len(paths) > 20
             markers = []
@@ -86,7 +86,7 @@ def test_production_starts_with_a_complete_record_and_serves_no_placeholder(live
                 assert status == 200, path
                 assert not BRACKETED_PLACEHOLDER.search(body), (path, BRACKETED_PLACEHOLDER.search(body))
                 assert not any(marker in body for marker in markers), path
-            assert "Beispiel Rechenzentrum GmbH (fictional)" in get(url + url_in("de", "signups:legal_notice"))[1]
+            assert "Beispiel Rechenzentrum GmbH (fictional)" in get(url + url_in("de", "company:legal_notice"))[1]
         finally:
             process.terminate()
             try:

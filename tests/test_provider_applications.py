@@ -15,7 +15,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from signups.models import LegalPage, OutboxEmail, ProviderApplication
+from company.models import LegalPage
+from optin.models import OutboxEmail
+from signups.models import ProviderApplication
 
 from .html import Page
 from .localized_urls import url_in
@@ -54,7 +56,7 @@ def test_form_in_each_language_with_countries_named_in_it(client, launch_content
     autocomplete = {"company": "organization", "contact_name": "name", "email": "email", "country": "country"}
     for name, token in autocomplete.items():
         assert re.search(rf'<(input|select)[^>]*name="{name}"[^>]*autocomplete="{token}"', body), name
-    assert url_in(language, "signups:privacy") in page.links
+    assert url_in(language, "company:privacy") in page.links
 
 
 def test_an_application_is_stored_with_status_new_and_acknowledged_in_the_visitors_language(
@@ -67,7 +69,7 @@ def test_an_application_is_stored_with_status_new_and_acknowledged_in_the_visito
     assert application.company == "Cómputo Ibérico S.L."
     assert (application.country, application.language) == ("BR", "pt")
     assert application.gpus == "16 × H100 SXM, 8 × A100 80 GB"
-    assert application.consent_text_version == "provider-1" and application.consent_language == "pt"
+    assert application.consent_text_version == "provider-2" and application.consent_language == "pt"
     assert application.privacy_policy_version == LegalPage.objects.get(key=LegalPage.Key.PRIVACY).version
     [message] = mail.outbox
     assert message.to == ["ana@dados.example"]

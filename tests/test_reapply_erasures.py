@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 
 from django.core.management import call_command
 
-from signups.erasure import email_hash
-from signups.models import ErasureLog, OutboxEmail, PriceAlert, Signup
+from alerts.models import PriceAlert
+from optin.erasure import email_hash
+from optin.models import ErasureLog, OutboxEmail
+from signups.models import Signup
 
 from .localized_urls import url_in
 from .signup_helpers import run_mail_worker, signup_data
@@ -24,7 +26,7 @@ def test_erasures_made_after_the_backup_are_applied_again(client, launch_content
     # The restored backup: two people, one of them with a price alert, and an older erasure.
     for email in ("ana@example.com", "bea@example.com"):
         client.post(url_in("es", "signups:signup"), signup_data(email=email))
-    client.post(url_in("en", "signups:price_alert", slug="h100-sxm"),
+    client.post(url_in("en", "alerts:price_alert", slug="h100-sxm"),
                 {"email": "ana@example.com", "target": "2.50", "consent": "on"})
     run_mail_worker()
     older = ErasureLog.objects.create(email_hash=email_hash("old@example.com"))

@@ -11,7 +11,9 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from signups.models import LegalPage, OutboxEmail, Signup, WaitlistRequest
+from company.models import LegalPage
+from optin.models import OutboxEmail
+from signups.models import Signup, WaitlistRequest
 from workloads.models import Workload
 
 from .html import Page, assert_page_heading
@@ -42,7 +44,7 @@ def test_form_is_in_the_pages_language_with_that_language_preselected_and_consen
         assert page.h1 == [gettext("Create your EverXCloud account")]
     assert f'<option value="{language}" selected>' in body
     assert 'name="consent"' in body and "checked" not in body
-    assert url_in(language, "signups:privacy") in page.links
+    assert url_in(language, "company:privacy") in page.links
     # Forms carry a CSRF token: never cached.
     assert "no-store" in response["Cache-Control"] and not response.has_header("ETag")
 
@@ -59,7 +61,7 @@ def test_signup_stores_one_row_and_mails_the_confirmation_in_the_chosen_language
     assert response.status_code == 303
     assert response["Location"] == url_in("es", "signups:signup_thanks")
     signup = Signup.objects.get()
-    # The domain is stored normalized; the part before the @ as typed (signups/addresses.py).
+    # The domain is stored normalized; the part before the @ as typed (optin/addresses.py).
     assert (signup.email, signup.currency, signup.language) == ("Ana@example.com", "GBP", "de")
     assert signup.workload == training
     assert signup.confirmed_at is None
@@ -177,24 +179,27 @@ def test_the_unsubscribe_link_shows_a_button_and_only_its_post_unsubscribes(clie
     response = client.post(path)
     assert response.status_code == 200
     assert_page_heading(response, "es", "You are unsubscribed")
-    signup = Signup.objects.get()
-    assert signup.unsubscribed_at is not None and not signup.is_subscribed
-    # Used: opening or sending it again says so, and changes nothing.
+    # The signup is gone at once (its consent evidence stays: tests/test_consent_evidence.py).
+    assert not Signup.objects.exists()
+    # Used: opening or sending it again says the address is off the list, without a button.
     for again in (client.get(path), client.post(path)):
         assert again.status_code == 200 and button_forms(again) == []
         assert_page_heading(again, "es", "You are unsubscribed")
         with translation.override("es"):
-            used = gettext("This link has been used already: we will not email you about the launch any more.")
-            assert used in again.content.decode()
-    assert Signup.objects.get().unsubscribed_at == signup.unsubscribed_at
+            off = gettext("The address of this link is not on the launch list (any more): we will not email you "
+                          "about the launch. If you unsubscribed already, there is nothing more to do.")
+            assert off in again.content.decode()
 
 
 def test_an_unknown_unsubscribe_key_gets_a_clear_localized_page(client, launch_content):
     from .signup_helpers import SAMPLE_UUID
 
+    # A used link names no signup any more, as an unknown one: either way the address is not on the list.
     response = client.post(url_in("de", "signups:unsubscribe", key=SAMPLE_UUID))
-    assert response.status_code == 404
-    assert_page_heading(response, "de", "This link is not valid")
+    assert response.status_code == 200
+    assert_page_heading(response, "de", "You are unsubscribed")
+    assert client.get(url_in("de", "signups:unsubscribe", key=SAMPLE_UUID).replace(SAMPLE_UUID, "not-a-key")
+                      ).status_code == 404
 
 
 def test_one_click_unsubscribe_by_post_needs_no_csrf_token(post_signup, launch_content):
@@ -203,15 +208,15 @@ def test_one_click_unsubscribe_by_post_needs_no_csrf_token(post_signup, launch_c
     assert not mail_client.cookies
     response = mail_client.post(unsubscribe_path(mail.outbox[0].body), {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
-    assert Signup.objects.get().unsubscribed_at is not None
+    assert not Signup.objects.exists()
 
 
 def test_unsubscribing_before_confirming_voids_the_confirmation_link(client, post_signup, launch_content):
     post_signup()
     body = mail.outbox[0].body
     client.post(unsubscribe_path(body))
-    assert client.post(confirmation_path(body)).status_code == 410
-    assert Signup.objects.get().confirmed_at is None
+    assert client.post(confirmation_path(body)).status_code == 404
+    assert not Signup.objects.exists()
 
 
 def test_consent_evidence_is_kept(client, post_signup, launch_content):
@@ -221,7 +226,7 @@ def test_consent_evidence_is_kept(client, post_signup, launch_content):
     client.post(confirmation_path(mail.outbox[0].body))
     signup = Signup.objects.get()
     assert before <= signup.signed_up_at <= signup.confirmed_at <= timezone.now()
-    assert signup.consent_text_version == "renter-1"
+    assert signup.consent_text_version == "renter-2"
     assert signup.privacy_policy_version == LegalPage.objects.get(key=LegalPage.Key.PRIVACY).version
     assert signup.consent_language == "pt" and signup.language == "en"
     assert signup.source_path == workload_path

@@ -5,16 +5,18 @@ import importlib
 from datetime import timedelta
 
 import pytest
-from django.apps import apps
 from django.core import mail
 from django.core.validators import EmailValidator
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone, translation
 from django.utils.html import escape
 
-from signups import addresses, confirmation, pseudonyms
-from signups.erasure import erase_person
-from signups.models import ErasureLog, OutboxEmail, ProviderApplication, Signup, WaitlistRequest
-from signups.tokens import new_token, token_hash
+from optin import addresses, pseudonyms
+from optin.erasure import erase_person
+from optin.models import ErasureLog, OutboxEmail
+from optin.tokens import new_token, token_hash
+from signups.models import ProviderApplication, Signup, WaitlistRequest
 
 from .languages import LANGUAGES
 from .localized_urls import url_in
@@ -113,8 +115,22 @@ def test_normalization(typed, stored):
     assert addresses.key(typed) == stored.lower()
 
 
+BEFORE_MERGE = [("signups", "0003_waitlist_requests_and_application_keys")]
+
+
 def migration():
     return importlib.import_module("signups.migrations.0004_normalize_addresses")
+
+
+@pytest.fixture
+def before_merge(transactional_db):
+    """The models as they were before the data migration (0004), on a database migrated back to them; the
+    database is migrated forward again afterwards."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_MERGE)
+    yield executor.loader.project_state(BEFORE_MERGE).apps
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def consent(version, language, path):
@@ -122,7 +138,9 @@ def consent(version, language, path):
             "source_path": path}
 
 
-def test_the_data_migration_merges_one_mailboxs_rows_and_keeps_the_earliest_consent(db):
+def test_the_data_migration_merges_one_mailboxs_rows_and_keeps_the_earliest_consent(before_merge):
+    Signup, OutboxEmail = before_merge.get_model("signups", "Signup"), before_merge.get_model("signups", "OutboxEmail")
+    ProviderApplication = before_merge.get_model("signups", "ProviderApplication")
     start = timezone.now() - timedelta(days=10)
     token = new_token()
     # Signed up and confirmed; signed up again in another spelling; unsubscribed; signed up again.
@@ -147,8 +165,8 @@ def test_the_data_migration_merges_one_mailboxs_rows_and_keeps_the_earliest_cons
         company="C", contact_name="M", email="Marta@CÓMPUTO.example", country="ES", gpus="8",
         server_locations="M", language="es", **consent("provider-1", "es", "/es/"))
 
-    migration().merge_signups(apps, None)
-    migration().normalize_other_addresses(apps, None)
+    migration().merge_signups(before_merge, None)
+    migration().normalize_other_addresses(before_merge, None)
 
     assert set(Signup.objects.values_list("pk", flat=True)) == {first.pk, other.pk}
     merged = Signup.objects.get(pk=first.pk)
@@ -159,7 +177,7 @@ def test_the_data_migration_merges_one_mailboxs_rows_and_keeps_the_earliest_cons
     assert (merged.email, merged.currency, merged.language) == ("IDN@xn--bcher-kva.example", "USD", "es")
     # Signed up again after unsubscribing: pending, and the newest mail's link confirms.
     assert merged.confirmed_at is None and merged.unsubscribed_at is None
-    assert confirmation.link_state(token) is confirmation.LinkState.UNUSED
+    assert merged.confirmation_token_hash == token_hash(token) and merged.confirmation_expires_at > timezone.now()
     # The merged rows' waiting mail is dropped; the sent one is kept, now about the merged row.
     assert list(OutboxEmail.objects.values_list("recipient", "confirmation_for")) == [
         ("IDN@xn--bcher-kva.example", first.pk)]
@@ -167,14 +185,15 @@ def test_the_data_migration_merges_one_mailboxs_rows_and_keeps_the_earliest_cons
     assert Signup.objects.get(pk=other.pk).email == "ana@example.com"
 
 
-def test_the_data_migration_keeps_a_mailbox_subscribed_when_its_last_word_was_a_confirmation(db):
+def test_the_data_migration_keeps_a_mailbox_subscribed_when_its_last_word_was_a_confirmation(before_merge):
+    Signup = before_merge.get_model("signups", "Signup")
     start = timezone.now() - timedelta(days=10)
     Signup.objects.create(email="ana@EXAMPLE.com", currency="EUR", language="es", signed_up_at=start,
                           unsubscribed_at=start + timedelta(days=1), **consent("renter-1", "es", "/es/"))
     Signup.objects.create(email="ana@example.com.", currency="EUR", language="es",
                           signed_up_at=start + timedelta(days=2), confirmed_at=start + timedelta(days=3),
                           **consent("renter-1", "es", "/es/"))
-    migration().merge_signups(apps, None)
+    migration().merge_signups(before_merge, None)
     merged = Signup.objects.get()
-    assert merged.is_subscribed and merged.confirmed_at == start + timedelta(days=3)
+    assert merged.confirmed_at == start + timedelta(days=3) and merged.unsubscribed_at is None
     assert merged.email == "ana@example.com"

@@ -10,8 +10,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 from django.utils import timezone
 
-from signups import pseudonyms
-from signups.models import ErasureLog, OutboxEmail, ProviderApplication, Signup
+from optin import pseudonyms
+from optin.models import ErasureLog, OutboxEmail
+from signups.models import ProviderApplication, Signup
 from workloads.models import Workload
 
 CONSENT = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
@@ -132,7 +133,7 @@ def test_outbox_lists_pending_sent_and_given_up_mails_and_can_retry(admin_client
     given_up = OutboxEmail.objects.create(recipient="failed@example.com", subject="s", body="b",
                                           language="es", next_attempt_at=None, attempts=20,
                                           last_error="refused")
-    url = reverse("admin:signups_outboxemail_changelist")
+    url = reverse("admin:optin_outboxemail_changelist")
     for status, address in (("pending", "pending@"), ("sent", "sent@"), ("failed", "failed@")):
         body = admin_client_logged_in.get(f"{url}?status={status}").content.decode()
         assert address in body and all(other == address or other not in body
@@ -147,14 +148,14 @@ def test_the_legal_pages_cannot_be_deleted_in_the_admin(admin_client_logged_in, 
     from django.contrib.messages import get_messages
     from django.utils.translation import gettext
 
-    from signups.models import LegalPage
+    from company.models import LegalPage
 
     page = LegalPage.objects.get(key=key)
-    change_url = reverse("admin:signups_legalpage_change", args=[page.pk])
+    change_url = reverse("admin:company_legalpage_change", args=[page.pk])
     assert 'class="deletelink"' not in admin_client_logged_in.get(change_url).content.decode()
-    changelist = admin_client_logged_in.get(reverse("admin:signups_legalpage_changelist")).content.decode()
+    changelist = admin_client_logged_in.get(reverse("admin:company_legalpage_changelist")).content.decode()
     assert "delete_selected" not in changelist
-    delete_url = reverse("admin:signups_legalpage_delete", args=[page.pk])
+    delete_url = reverse("admin:company_legalpage_delete", args=[page.pk])
     attempts = (admin_client_logged_in.get(delete_url), admin_client_logged_in.post(delete_url, {"post": "yes"}))
     for response in attempts:
         assert response.status_code == 302 and response["Location"] == change_url
@@ -169,7 +170,7 @@ def test_the_model_refuses_to_delete_a_legal_page_too(launch_content):
     from django.db import transaction
     from django.db.models import ProtectedError
 
-    from signups.models import LegalPage
+    from company.models import LegalPage
 
     with pytest.raises(ProtectedError), transaction.atomic():
         LegalPage.objects.get(key="privacy").delete()
@@ -180,7 +181,8 @@ def test_the_model_refuses_to_delete_a_legal_page_too(launch_content):
 
 def test_an_editors_attempt_to_delete_the_privacy_policy_leaves_the_consent_link_and_version(client,
                                                                                               launch_content):
-    from signups.models import LegalPage, WaitlistRequest
+    from company.models import LegalPage
+    from signups.models import WaitlistRequest
 
     from .editors import create_editor
     from .localized_urls import url_in
@@ -188,11 +190,11 @@ def test_an_editors_attempt_to_delete_the_privacy_policy_leaves_the_consent_link
 
     client.force_login(create_editor())
     privacy = LegalPage.objects.get(key="privacy")
-    client.post(reverse("admin:signups_legalpage_delete", args=[privacy.pk]), {"post": "yes"})
-    client.post(reverse("admin:signups_legalpage_changelist"),
+    client.post(reverse("admin:company_legalpage_delete", args=[privacy.pk]), {"post": "yes"})
+    client.post(reverse("admin:company_legalpage_changelist"),
                 {"action": "delete_selected", "_selected_action": [privacy.pk], "post": "yes"})
     client.logout()
-    assert client.get(url_in("es", "signups:privacy")).status_code == 200
+    assert client.get(url_in("es", "company:privacy")).status_code == 200
     client.post(url_in("es", "signups:signup"), signup_data())
     assert WaitlistRequest.objects.get().privacy_policy_version == privacy.version
 

@@ -1,4 +1,6 @@
 """Bad input gets a form error or an error page in the visitor's language, never a 500, and stores nothing."""
+import re
+
 import pytest
 from django.core import mail
 from django.core.validators import EmailValidator
@@ -9,7 +11,8 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from signups.models import OutboxEmail, ProviderApplication, Signup, WaitlistRequest
+from optin.models import OutboxEmail
+from signups.models import ProviderApplication, Signup, WaitlistRequest
 
 from .html import Page, assert_page_heading
 from .languages import LANGUAGES
@@ -58,7 +61,9 @@ def test_missing_consent_gets_a_form_error_tied_to_the_box(client, launch_conten
     assert response.status_code == 400
     with translation.override("de"):
         assert gettext("Please tick this box to continue.") in body
-    assert 'aria-describedby="id_consent_error"' in body and 'id="id_consent_error"' in body
+    # The box names its error (and the privacy policy's link beside it) for a screen reader.
+    described_by = re.search(r'<input type="checkbox" name="consent"[^>]*aria-describedby="([^"]+)"', body)
+    assert described_by and "id_consent_error" in described_by[1].split() and 'id="id_consent_error"' in body
     assert_nothing_stored()
 
 
@@ -91,7 +96,7 @@ def test_a_ten_megabyte_body_gets_a_localized_400_page(launch_content, view_name
 
 @pytest.mark.parametrize("method", ["put", "patch", "delete"])
 @pytest.mark.parametrize("view_name", [
-    "signups:signup", "signups:provider_application", "signups:signup_thanks", "signups:privacy",
+    "signups:signup", "signups:provider_application", "signups:signup_thanks", "company:privacy",
 ])
 def test_a_wrong_method_gets_a_localized_405_page(client, launch_content, method, view_name):
     response = getattr(client, method)(url_in("es", view_name))

@@ -12,8 +12,9 @@ from django.core import mail
 from django.db import connections
 from django.test import Client
 
-from signups.models import OutboxEmail, Signup, WaitlistRequest
-from signups.outbox import send_due
+from optin.models import OutboxEmail
+from optin.outbox import send_due
+from signups.models import Signup, WaitlistRequest
 from signups.waitlist import apply_requests
 
 from .localized_urls import url_in

@@ -7,7 +7,8 @@ from django.core import mail
 from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.utils import CursorWrapper
 
-from signups.models import OutboxEmail, ProviderApplication, Signup
+from optin.models import OutboxEmail
+from signups.models import ProviderApplication, Signup
 
 from .html import assert_page_heading
 from .localized_urls import url_in

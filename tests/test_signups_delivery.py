@@ -17,8 +17,9 @@ from django.test import override_settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from signups import confirmation, outbox
-from signups.models import OutboxEmail, Signup, WaitlistRequest
+from optin import confirmation, outbox
+from optin.models import OutboxEmail
+from signups.models import Signup, WaitlistRequest
 
 from . import servers
 from .localized_urls import url_in

@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 
 from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
-from signups import demand
+from demand import figures
 from signups.models import Signup
 
 from .html import Page
@@ -190,7 +190,7 @@ def test_the_demand_report_counts_signups_per_page_gpu_and_language(client, laun
         key = (via, gpu.slug if gpu else "", language)
         done, total = expected.get(key, (0, 0))
         expected[key] = (done + confirmed, total + 1)
-    shown = {(row.via, row.gpu_slug, row.language): (row.confirmed, row.total) for row in demand.demand().origin_rows}
+    shown = {(row.via, row.gpu_slug, row.language): (row.confirmed, row.total) for row in figures.demand().origin_rows}
     assert shown == expected
     client.force_login(django_user_model.objects.create_superuser("founder", "f@example.com", "a-long-pass-1"))
     main = Page(client.get(reverse("admin:signups_demand")).content.decode()).document.by_id("content-main")

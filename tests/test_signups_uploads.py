@@ -12,7 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from signups.models import OutboxEmail, ProviderApplication, Signup, WaitlistRequest
+from optin.models import OutboxEmail
+from signups.models import ProviderApplication, Signup, WaitlistRequest
 
 from .html import assert_page_heading
 from .localized_urls import url_in

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from catalog.loading import read_gpus
-from signups.models import LegalPage
+from company.models import LegalPage
 from workloads.loading import workload_keys
 from workloads.models import Workload
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from catalog.scatter_chart import scatter_chart
 from catalog.specs import spec_text
+from charts.scatter_chart import scatter_chart
 from core.formatting import format_number, format_usd
 
 

@@ -5,13 +5,16 @@ few hundred rows; the header links to the workloads, pages cross-link them, and 
 on most pages. Each app server process keeps one snapshot, tagged with the content version it was loaded
 under, and loads a new one when an editor's change has bumped the version (``core.content_version``,
 shared by every server through the cache). A page that is not in the page cache then renders from
-memory; the first page rendered after a change pays for the reload (6 queries).
+memory; the first page rendered after a change pays for the reload (6 queries). A workload's table and
+chart show nothing but the snapshot's content, so their markup is rendered once per snapshot and language
+too: they are most of a workload page's template work.
 
 Model instances in the snapshot are shared by every request of the process: read them, never change them.
 Their translated fields read in whatever language is active, so one snapshot serves every language."""
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
+from django.template.loader import render_to_string
 
 from catalog.gpu_tables import GPUTable
 from core.per_version import PerContentVersion
@@ -30,6 +33,7 @@ class WorkloadContent:
     _tables: dict = field(default_factory=dict)
     _charts: dict = field(default_factory=dict)
     _gpu_tables: dict = field(default_factory=dict)
+    _markup: dict = field(default_factory=dict)
 
     def with_page_in(self, language):
         """Workloads whose page is published in ``language``, in the site's order."""
@@ -64,6 +68,25 @@ class WorkloadContent:
         if key not in self._charts:
             self._charts[key] = workload_chart(workload)
         return self._charts[key]
+
+    def table_markup(self, workload, language):
+        """The table of ``workload``'s page (cards, then the full table) in ``language`` (the active one), rendered
+        once per snapshot."""
+        return self._rendered("includes/workloads/workload_table.html", workload, language, {
+            "columns": list(workload.columns.all()), "table_rows": self.table(workload, language),
+        })
+
+    def chart_markup(self, workload, language):
+        """The chart of ``workload``'s page with its data table in ``language`` (the active one), rendered once
+        per snapshot."""
+        return self._rendered("includes/charts/scatter_chart.html", workload, language,
+                              {"chart": self.chart(workload, language)})
+
+    def _rendered(self, template_name, workload, language, context):
+        key = (template_name, workload.pk, language)
+        if key not in self._markup:
+            self._markup[key] = render_to_string(template_name, context)
+        return self._markup[key]
 
     def gpu_tables(self, language):
         """The tables of the workloads published in ``language`` (the active one), as the catalogue's pages

@@ -34,9 +34,8 @@ def workload_detail(request, slug):
     context.update({
         "prices_freshness": prices_freshness(row.gpu for row in workload.rows.all()),
         "workload": workload,
-        "columns": list(workload.columns.all()),
-        "table_rows": content.table(workload, language),
-        "chart": content.chart(workload, language),
+        "table": content.table_markup(workload, language),
+        "chart": content.chart_markup(workload, language),
         "other_workloads": content.links(
             [other for other in content.named_in(language) if other.pk != workload.pk], language),
         "calls_to_action": content.calls_to_action,

@@ -1,6 +1,7 @@
 """Settings shared by every environment. Everything that differs between machines is read from the
 environment through ``env``; development gets safe defaults, production gets none for secrets."""
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -32,7 +33,7 @@ def env_list(name, default=""):
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env("SECRET_KEY", required=True)
 # Earlier keys, comma-separated, after a rotation: what they signed stays valid, and the erasures logged
-# under them stay findable (signups/pseudonyms.py).
+# under them stay findable (optin/pseudonyms.py).
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 # The site's public origin: every absolute URL (mail links, canonical, hreflang, sitemap, social images,
@@ -41,7 +42,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
-    # modeltranslation patches the admin, so it comes before the admin (ours: login throttling).
+    # modeltranslation patches the admin, so it comes before the admin (ours: pages of the apps' own).
     "modeltranslation",
     "core.admin_site.EverXAdminConfig",
     "django.contrib.auth",
@@ -51,13 +52,21 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "csp",
+    "corsheaders",
+    "axes",
     "core",
     "company",
+    # The one double opt-in (outbox, mail budget, erasure) every form that mails builds on.
+    "optin",
     "catalog",
+    # After the catalogue: its admin registers the GPU admin again with the price edit and import.
+    "prices",
     "open_data",
     "estimator",
     "workloads",
     "signups",
+    "alerts",
+    "demand",
     "storefront",
 ]
 
@@ -71,8 +80,10 @@ MIDDLEWARE = [
     "core.page_cache.PageCacheMiddleware",
     # Compresses responses that are not compressed already (cached pages are stored compressed).
     "django.middleware.gzip.GZipMiddleware",
-    # The open data feed's cross-origin headers; before LocaleMiddleware, whose Vary it takes back there.
-    "open_data.middleware.OpenDataHeadersMiddleware",
+    # The open data feed's cross-origin headers (CORS_* below) and preflight answers.
+    "corsheaders.middleware.CorsMiddleware",
+    # The feed's other headers; before LocaleMiddleware, whose Vary it takes back there.
+    "open_data.middleware.FeedHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +94,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Turns a login that django-axes refused into the lockout page (core/login_lockout.py).
+    "axes.middleware.AxesMiddleware",
     # Last, so it sees a view's database errors first: a 503 page instead of a 500.
     "core.middleware.DatabaseUnavailableMiddleware",
 ]
@@ -123,6 +136,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -155,20 +173,44 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 ADMIN_URL = env("ADMIN_URL", "admin/").strip("/") + "/"
-# Admin login throttling (core/admin_site.py): failures counted in the shared cache, per username from
-# one address, per address, and (the ceiling) per username from every address within a window.
+# Admin login lockout (core/login_lockout.py): django-axes counts failed logins in the database, which
+# every worker and server shares, per username from one address, per address, and (the ceiling) per
+# username from every address, each against its own limit.
+AXES_HANDLER = "core.login_lockout.PerParameterLimitsHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address", "username"]
 LOGIN_MAX_FAILURES_PER_USER = int(env("LOGIN_MAX_FAILURES_PER_USER", 5))
 LOGIN_MAX_FAILURES_PER_ADDRESS = int(env("LOGIN_MAX_FAILURES_PER_ADDRESS", 20))
-LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", 15 * 60))
 LOGIN_USER_CEILING = int(env("LOGIN_USER_CEILING", 100))
-LOGIN_USER_CEILING_SECONDS = int(env("LOGIN_USER_CEILING_SECONDS", 60 * 60))
+# Locked out while this many of the parameters above are at their limit: the handler counts those.
+AXES_FAILURE_LIMIT = 1
+# A lockout ends this long after the last attempt; failures further apart are not added up.
+AXES_COOLOFF_TIME = timedelta(seconds=int(env("LOGIN_LOCKOUT_SECONDS", 15 * 60)))
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "core.login_lockout.username"
+AXES_CLIENT_IP_CALLABLE = "core.login_lockout.address_group"
+AXES_LOCKOUT_CALLABLE = "core.login_lockout.lockout_response"
+# No record of successful logins (axes.AccessLog): no more is kept about editors than before.
+AXES_DISABLE_ACCESS_LOG = True
+# No banner in the log of every process and command at start.
+AXES_VERBOSE = False
 # Proxies in front of the app that append to X-Forwarded-For (0: use the connection's address).
 TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", 0))
+
+# The open data feed (/data/…) may be read by scripts on any site, without credentials (django-cors-headers);
+# no other path answers other origins.
+CORS_URLS_REGEX = r"^/data/"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+# A script that revalidates its copy sends If-None-Match, which needs a preflight, and reads the ETag.
+CORS_ALLOW_HEADERS = ["if-none-match"]
+CORS_EXPOSE_HEADERS = ["ETag"]
+CORS_PREFLIGHT_MAX_AGE = 86400
 
 # The shared cache. Every process of every app server must see the same one, so it is never per process:
 # Redis with REDIS_URL (the faster), else tables in the database (`manage.py createcachetable`: the start
 # script and `make run` run it). Two aliases, so that pages can never push state out: "default" holds state
-# for correctness (the content version, login-failure and rate-limit counters) and never culls a live key;
+# for correctness (the content version) and never culls a live key;
 # "pages" holds rendered pages only, bounded by PAGE_CACHE_MAX_BYTES (core/page_store.py) and emptied at
 # will. With Redis, pages have their own database (REDIS_PAGES_URL, by default the next database number of
 # REDIS_URL's server), since emptying it is FLUSHDB; run Redis without an eviction policy (its default).
@@ -248,14 +290,15 @@ LOGGING = {
     # unsubscribe key in it is replaced before any handler sees it (signups/log_redaction.py).
     "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"filters": ["secret_paths"]}},
+    # django-axes says at INFO what every login did; its warnings (failures, lockouts) are enough.
+    "loggers": {"django.request": {"filters": ["secret_paths"]}, "axes": {"level": "WARNING"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
 
 # Files served at the site root (favicon.ico), from root_files/.
 WHITENOISE_ROOT = BASE_DIR / "root_files"
 
-# Mail. Signup and application mails go through the outbox (signups/outbox.py): only the mail worker,
+# Mail. Signup and application mails go through the outbox (optin/outbox.py): only the mail worker,
 # `manage.py send_outbox --loop`, talks to the mail server (requests never wait on it) and retries what it
 # refused. EMAIL_TIMEOUT bounds each attempt.
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
@@ -268,27 +311,35 @@ EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
 # /healthz reports the mail queue as failing ("degraded") while the oldest mail waiting to be sent is
-# older than this (signups/outbox_health.py).
+# older than this (optin/outbox_health.py).
 MAIL_QUEUE_STALL_SECONDS = int(env("MAIL_QUEUE_STALL_SECONDS", 900))
 # Signups never confirmed are deleted this many days after their confirmation was asked for, with their
-# mails (signups/retention.py: the mail worker's loop, or `manage.py purge_unconfirmed`).
+# mails (optin/retention.py: the mail worker's loop, or `manage.py purge_unconfirmed`).
 SIGNUP_UNCONFIRMED_RETENTION_DAYS = int(env("SIGNUP_UNCONFIRMED_RETENTION_DAYS", 30))
+# The evidence of a consent (optin/consent_records.py) is kept this many months after its withdrawal (an
+# unsubscribe, a deleted or lapsed alert, an erasure, a request never confirmed) while the operator record's
+# "consent evidence kept" is empty; the operator record's value, once filled, wins.
+CONSENT_EVIDENCE_RETENTION_MONTHS = int(env("CONSENT_EVIDENCE_RETENTION_MONTHS", 36))
 
 # Signup and provider forms: submissions per client address (core/client_ip.py) and window (seconds),
-# counted in the shared cache.
+# counted in the database (signups/rate_limit.py).
 SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
 SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
 # Mails the forms may queue for one mailbox (confirmations, a refused price alert, a provider's acknowledgement),
-# whatever asked for them and from where, per window (seconds), counted in the database (signups/mail_budget.py).
+# whatever asked for them and from where, per window (seconds), counted in the database (optin/mail_budget.py).
 SIGNUP_MAILS_PER_ADDRESS = int(env("SIGNUP_MAILS_PER_ADDRESS", 3))
 SIGNUP_MAILS_PER_ADDRESS_WINDOW = int(env("SIGNUP_MAILS_PER_ADDRESS_WINDOW", 24 * 3600))
-# Special-use top-level domains the forms accept addresses at anyway (signups/addresses.py): none in
+# Special-use top-level domains the forms accept addresses at anyway (optin/addresses.py): none in
 # production; the tests use .example.
 SIGNUP_ALLOWED_RESERVED_TLDS = env_list("SIGNUP_ALLOWED_RESERVED_TLDS", "")
-# The largest price file `import_prices` reads (catalog/price_import.py): a CSV file is read as a stream, a
+# The largest price file `import_prices` reads (prices/price_import.py): a CSV file is read as a stream, a
 # JSON file whole, so JSON has its own, lower cap.
 PRICE_IMPORT_MAX_BYTES = int(env("PRICE_IMPORT_MAX_BYTES", 200 * 1024 * 1024))
 PRICE_IMPORT_MAX_JSON_BYTES = int(env("PRICE_IMPORT_MAX_JSON_BYTES", 20 * 1024 * 1024))
-# Confirmed price alerts one mailbox may hold (signups/price_alerts.py).
+# Confirmed price alerts one mailbox may hold (alerts/price_alerts.py).
 PRICE_ALERTS_PER_ADDRESS = int(env("PRICE_ALERTS_PER_ADDRESS", 20))
+# A confirmed price alert lapses (is deleted) this many days after its confirmation or last renewal; this many
+# days before that, a reminder mail offers a one-click renewal (alerts/lapse.py).
+PRICE_ALERT_LIFETIME_DAYS = int(env("PRICE_ALERT_LIFETIME_DAYS", 180))
+PRICE_ALERT_RENEWAL_NOTICE_DAYS = int(env("PRICE_ALERT_RENEWAL_NOTICE_DAYS", 14))
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"

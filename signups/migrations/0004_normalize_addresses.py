@@ -1,4 +1,4 @@
-"""Stored addresses as the forms now store them (``signups/addresses.py``), and one signup per mailbox.
+"""Stored addresses as the forms now store them (``optin/addresses.py``, then ``signups/addresses.py``), and one signup per mailbox.
 
 Signups whose addresses are one mailbox (``idn@bücher.example``, ``IDN@xn--bcher-kva.example``) become one
 row: the earliest, keeping its consent evidence (when, which texts, which language, which page) and its
@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from django.db import migrations
 
-from signups.addresses import normalize
+from optin.addresses import normalize
 
 EVENT_ORDER = {"signup": 0, "confirm": 1, "unsubscribe": 2}
 

@@ -28,7 +28,7 @@ def workload_links_for(request):
     ]
 
 
-@register.inclusion_tag("includes/header.html", takes_context=True)
+@register.inclusion_tag("includes/storefront/header.html", takes_context=True)
 def site_header(context):
     request = context.get("request")
     workload_links = workload_links_for(request)
@@ -52,8 +52,8 @@ def site_footer(context):
         ],
         "workload_links": workload_links_for(context.get("request")),
         "legal_links": [
-            {"title": _("Privacy policy"), "path": reverse("signups:privacy")},
-            {"title": _("Legal notice"), "path": reverse("signups:legal_notice")},
+            {"title": _("Privacy policy"), "path": reverse("company:privacy")},
+            {"title": _("Legal notice"), "path": reverse("company:legal_notice")},
         ],
         "home_path": reverse("home"),
         "alternates": context.get("alternates") or [],

@@ -4,9 +4,9 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
+from alerts.amounts import amount_text
+from alerts.models import PriceAlert
 from catalog.models import GPU
-from signups.amounts import amount_text
-from signups.models import PriceAlert
 
 from ..localized_urls import url_in
 from ..page_judges import AXE, VIEWPORTS, axe_violations
@@ -20,12 +20,12 @@ def test_from_the_gpu_page_to_the_thank_you_page_in_german(live_server, live_lau
     typed = amount_text("2.50", "de")
     page.fill("#price-alert-target", typed)
     page.locator(".price-alert-form button[type=submit]").click()
-    page.wait_for_url(f"**{url_in('de', 'signups:price_alert', slug=gpu.slug)}?**")
+    page.wait_for_url(f"**{url_in('de', 'alerts:price_alert', slug=gpu.slug)}?**")
     assert page.input_value("input[name=target]") == typed
     page.fill("input[name=email]", "jonas@example.com")
     page.check("input[name=consent]")
     page.locator("form.public-form button[type=submit]").click()
-    page.wait_for_url(live_server.url + url_in("de", "signups:price_alert_thanks", slug=gpu.slug))
+    page.wait_for_url(live_server.url + url_in("de", "alerts:price_alert_thanks", slug=gpu.slug))
     with translation.override("de"):
         assert page.locator("h1").inner_text() == gettext("Check your inbox")
     alert = PriceAlert.objects.get()
@@ -41,7 +41,7 @@ def test_the_alert_form_passes_axe_empty_and_with_errors(live_server, live_launc
     context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=color_scheme, bypass_csp=True)
     page = context.new_page()
     try:
-        page.goto(live_server.url + url_in("es", "signups:price_alert", slug="h100-sxm"))
+        page.goto(live_server.url + url_in("es", "alerts:price_alert", slug="h100-sxm"))
         assert axe_violations(page) == []
         # The server's own errors, as a browser without form validation would get them.
         page.evaluate("() => { document.querySelector('form.public-form').noValidate = true; }")

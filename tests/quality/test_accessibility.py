@@ -5,6 +5,7 @@ import pytest
 from workloads.models import Workload
 
 from ..page_judges import VIEWPORTS, axe_problems, axe_violations
+from ..sitemap import judged_paths
 from .conftest import assert_sitemap_is_complete, sitemap_paths
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
@@ -15,8 +16,9 @@ COLOR_SCHEMES = ["light", "dark"]
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser, client, viewport, color_scheme):
     paths = sitemap_paths(client)
-    # Every published workload in each of its languages, every GPU, the fixed and legal pages: all walked.
+    # Every page type (each workload, the GPU pages, the fixed and legal pages) in every language.
     assert_sitemap_is_complete(paths)
+    paths = judged_paths(client, paths)
     # The page's CSP would block the injected script; the policy itself is tested elsewhere.
     context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=color_scheme, bypass_csp=True)
     page = context.new_page()

@@ -89,7 +89,7 @@ def test_lighthouse_finds_nothing_that_host_load_does_not_explain(production_ser
         "workload": Workload.objects.get(key="llm-training").get_absolute_url("es"),
         "home": "/de/",
         "gpu": gpu.get_absolute_url("pt"),
-        "price alert": url_in("de", "signups:price_alert", slug=gpu.slug),
+        "price alert": url_in("de", "alerts:price_alert", slug=gpu.slug),
         "calculator": calculator,
         # The cost estimator's two answers, each with its chart and every GPU's row.
         "training": url_in("de", "estimator:calculator", {"answer": "training", "size": "70", "method": "full_adam",

@@ -1,12 +1,13 @@
-"""Every sitemap page, in every language, with all its assets: at most 40 KB transferred, compressed, from
-this host only, as a browser downloads it on a first visit; and every function works without JavaScript
-(pages carry no script but JSON-LD data)."""
+"""Every page type in every language (its largest page: ``judged_paths``), with all its assets: at most 40 KB
+transferred, compressed, from this host only, as a browser downloads it on a first visit; and every function
+works without JavaScript on every page (pages carry no script but JSON-LD data)."""
 import re
 import time
 from urllib.parse import urlsplit
 
 import pytest
 
+from ..sitemap import judged_paths
 from .conftest import assert_sitemap_is_complete, sitemap_paths
 from .first_visit import BUDGET_BYTES, first_visits
 
@@ -16,6 +17,7 @@ pytestmark = [pytest.mark.quality, pytest.mark.browser]
 def test_every_page_weight_and_hosts(production_server, browser, client):
     paths = sitemap_paths(client)
     assert_sitemap_is_complete(paths)
+    paths = judged_paths(client, paths)
     host = urlsplit(production_server).netloc
     problems, totals = [], {}
     started = time.monotonic()
@@ -34,7 +36,7 @@ def test_every_page_weight_and_hosts(production_server, browser, client):
     elapsed = time.monotonic() - started
     heaviest = sorted(totals.items(), key=lambda item: item[1])[-3:]
     print(f"{len(totals)} pages in {elapsed:.0f} s; heaviest: {heaviest}")
-    assert len(totals) == len(paths) > 100
+    assert len(totals) == len(paths)
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems)
 
 

@@ -1,9 +1,10 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from catalog.loading import load_gpus, load_model_presets
+from catalog.loading import load_gpus
+from company.loading import load_legal_pages
 from core.content_version import content_changed
-from signups.loading import load_legal_pages
+from estimator.loading import load_model_presets
 from storefront.loading import load_landing_page
 from workloads.loading import load_workloads
 
@@ -11,7 +12,7 @@ from workloads.loading import load_workloads
 class Command(BaseCommand):
     help = (
         "Load the launch content (GPUs from catalog/data/gpus.csv, workloads and calls to action from "
-        "workloads/content/, legal pages from signups/content/, the home page from storefront/content/). "
+        "workloads/content/, legal pages from company/content/, the home page from storefront/content/). "
         "Idempotent: creates what is missing and fills empty translations, leaving editors' changes alone. "
         "--reset makes the database equal to the files."
     )

@@ -1,0 +1,266 @@
+"""Price alerts: "tell me when this GPU is at or below this price". Asking (``subscribe``), confirming (double
+opt-in, ``confirm``), mailing when a price change reaches the target (``apply_price_changes``, the receiver
+of ``catalog.price_events.price_changed``) and deleting (``delete``).
+
+- One alert per address and GPU: asking again for the same GPU changes the target. An alert not confirmed
+  yet takes the new answers; a confirmed one keeps its target until the new one is confirmed, so nobody who
+  merely knows an address can change its alerts.
+- One click confirms every alert waiting at an address: a request made while the address's last confirmation
+  mail is still on its way (or went out minutes ago) joins that mail instead of sending another, and every
+  mail counts against the address's budget across all forms (``mail_budget.py``). Someone asking for four
+  GPUs gets one mail; someone aiming the form at a stranger gets the budget's mails at most.
+- One mailbox holds at most PRICE_ALERTS_PER_ADDRESS confirmed alerts; alerts never confirmed count for
+  nothing, so nobody can fill a stranger's slots: the owner's click confirms the waiting ones while there is
+  room and drops the rest.
+- A confirmed alert is active until the best price is at or below its target: then one mail is queued and
+  the alert rests until the price has gone back above the target. A withdrawn offer changes nothing.
+- A confirmation when the price is already at or below the target mails at once, so an active alert always
+  waits for a price it has not mailed about.
+- Each alert has its consent record (``optin.consent_records``), made when it is asked for: confirming,
+  renewing (``lapse.py``) and the end (deleted by its owner, lapsed, never confirmed) are noted there, and the
+  record outlives the alert for the evidence's period."""
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q, Value
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from optin import consent_records, mail_budget, outbox
+from optin.confirmation import LinkState, well_formed
+from optin.erasure import delete_with_admin_history
+from optin.tokens import token_hash
+
+from . import confirmation, mails
+from .models import PriceAlert
+
+# A request for an alert whose confirmation mail went out sooner than this changes nothing, so nobody can
+# rewrite an alert its owner is about to confirm; a request for another GPU joins that mail.
+RESEND_CONFIRMATION_AFTER = timedelta(minutes=15)
+# Rows per UPDATE when many alerts change state at once (SQLite limits the parameters of a statement).
+BATCH = 500
+# What an alert waiting for a click is: never confirmed, or a new target asked for a confirmed one.
+AWAITING_CONFIRMATION = Q(confirmed_at__isnull=True) | Q(requested_target_usd_per_hour__isnull=False)
+
+
+@dataclass(frozen=True)
+class PriceChangeOutcome:
+    checked: int  # confirmed alerts of the changed GPUs the database narrowed them to, each then compared
+    notified: int  # mails queued
+    rearmed: int  # resting alerts active again
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    state: LinkState
+    alerts: tuple = ()  # the alerts this click confirmed, the link's own first
+
+
+def alerts_of(email):
+    # Lowercased by the database on both sides, exactly as the unique constraint compares addresses.
+    return PriceAlert.objects.filter(email__lower=Lower(Value(email)))
+
+
+def limit():
+    return settings.PRICE_ALERTS_PER_ADDRESS
+
+
+def confirmation_on_its_way(email, now):
+    """Whether a confirmation mail of an alert of ``email`` is waiting to be sent, or went out minutes ago, and
+    its link not used yet: that link confirms every alert waiting at the address, so a new request joins it."""
+    waiting = alerts_of(email).filter(AWAITING_CONFIRMATION).values("pk")
+    return outbox.linked_mails(PriceAlert, waiting).filter(
+        Q(sent_at__isnull=True, next_attempt_at__isnull=False) | Q(created_at__gt=now - RESEND_CONFIRMATION_AFTER),
+    ).exists()
+
+
+def ask_confirmation(mailbox, alert, target, now):
+    """Queue the confirmation mail of ``alert`` (new, or asked a new ``target``) unless one on its way confirms
+    it too, or the mailbox's budget is spent: then it waits for the next link its owner opens."""
+    if confirmation_on_its_way(alert.email, now) or not mail_budget.spend(mailbox, now):
+        return
+    mails.queue_alert_confirmation(alert, target)
+
+
+@transaction.atomic
+def subscribe(*, email, gpu, target, language, consent, now=None):
+    """Record the wish for an alert on ``gpu`` at ``target`` USD per GPU-hour and ask for its confirmation.
+    When the address holds as many confirmed alerts as it may, nothing is stored and a mail says so (within the
+    budget), with the address's alerts and their delete links: the page answers the same either way, so it
+    tells nobody what an address holds.
+
+    ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language, the
+    form's page). Requests for one address take turns (the mailbox's lock)."""
+    now = now or timezone.now()
+    mailbox = mail_budget.lock(email)
+    alert = alerts_of(email).select_for_update().filter(gpu=gpu).first()
+    if alert is None:
+        held = alerts_of(email).filter(confirmed_at__isnull=False)
+        if held.count() >= limit():
+            if mail_budget.spend(mailbox, now):
+                mails.queue_alert_limit_reached(email=email, gpu=gpu, target=target, language=language,
+                                                held=list(held.select_related("gpu").order_by("gpu__name")))
+            return None
+        try:
+            with transaction.atomic():
+                alert = PriceAlert.objects.create(
+                    email=email, gpu=gpu, target_usd_per_hour=target, language=language, created_at=now,
+                    **consent, consent_record=consent_records.asked(
+                        consent_records.Purpose.PRICE_ALERT, email=email, consent=consent, asked_at=now),
+                )
+        except IntegrityError:  # the same address and GPU, spelt otherwise, from another request: that one won
+            return alerts_of(email).get(gpu=gpu)
+        ask_confirmation(mailbox, alert, target, now)
+        return alert
+    if outbox.mails_about(alert).filter(created_at__gt=now - RESEND_CONFIRMATION_AFTER).exists():
+        return alert
+    if alert.confirmed_at is None:
+        alert.email, alert.target_usd_per_hour, alert.language, alert.created_at = email, target, language, now
+        for field, value in consent.items():
+            setattr(alert, field, value)
+        alert.consent_record = consent_records.reasked(alert.consent_record, consent_records.Purpose.PRICE_ALERT,
+                                                       email=email, consent=consent, asked_at=now)
+    elif target == alert.target_usd_per_hour:
+        return alert
+    else:
+        alert.requested_target_usd_per_hour = target
+    # Its own links already mailed die, and its mails not sent yet go: they name other answers.
+    alert.confirmation_token_hash = alert.confirmation_expires_at = None
+    alert.save()
+    outbox.mails_about(alert).filter(sent_at__isnull=True).delete()
+    ask_confirmation(mailbox, alert, target, now)
+    return alert
+
+
+def awaiting(token, now):
+    return (PriceAlert.objects.select_related("gpu").filter(AWAITING_CONFIRMATION)
+            .filter(confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now))
+
+
+@transaction.atomic
+def confirm_all(token, now=None):
+    """Confirm, with the link of one alert, every alert waiting at its address (and new targets asked for
+    confirmed ones), while the address holds fewer confirmed alerts than it may; the ones beyond are dropped.
+    Returns a ``Confirmation``: CONFIRMED and the alerts, or the state that prevented it. Under the mailbox's
+    lock, so of two clicks at the same moment exactly one confirms."""
+    if not well_formed(token):
+        return Confirmation(LinkState.UNKNOWN)
+    now = now or timezone.now()
+    alert = awaiting(token, now).first()
+    if alert is not None:
+        mail_budget.lock(alert.email)
+        alert = awaiting(token, now).first()  # again, under the lock
+    if alert is None:
+        return Confirmation(confirmation.link_state(confirmation.alert_for(token)))
+    waiting = sorted(
+        alerts_of(alert.email).select_for_update(of=("self",)).select_related("gpu").filter(AWAITING_CONFIRMATION),
+        key=lambda row: (row.pk != alert.pk, row.created_at, row.pk),
+    )
+    room = limit() - alerts_of(alert.email).filter(confirmed_at__isnull=False).count()
+    confirmed, dropped, new = [], [], []
+    for row in waiting:
+        if row.confirmed_at is None and room <= 0:
+            dropped.append(row.pk)
+            continue
+        if row.confirmed_at is None:
+            row.confirmed_at, row.renewed_at, room = now, now, room - 1
+            new.append(row.pk)
+        if row.requested_target_usd_per_hour is not None:
+            row.target_usd_per_hour, row.requested_target_usd_per_hour = row.requested_target_usd_per_hour, None
+        row.state = PriceAlert.State.ACTIVE
+        row.save(update_fields=["confirmed_at", "renewed_at", "target_usd_per_hour", "requested_target_usd_per_hour",
+                                "state"])
+        confirmed.append(row)
+    # The clicked mail confirmed them all: their records name it.
+    consent_records.confirm(consent_records.records_for(PriceAlert.objects.filter(pk__in=new)), now,
+                            via=alert.consent_record)
+    dropped_rows = PriceAlert.objects.filter(pk__in=dropped)
+    consent_records.withdraw(consent_records.records_for(dropped_rows), consent_records.Withdrawal.NOT_CONFIRMED, now)
+    delete_with_admin_history(dropped_rows)
+    if not confirmed or confirmed[0].pk != alert.pk:  # no room left for the link's own alert
+        return Confirmation(LinkState.EXPIRED, tuple(confirmed))
+    reached = [(row, row.gpu, row.gpu.price_usd_per_hour) for row in confirmed
+               if row.gpu.price_usd_per_hour is not None and row.gpu.price_usd_per_hour <= row.target_usd_per_hour]
+    if reached:
+        notify(reached, now)
+        for row, _gpu, _price in reached:
+            row.state = PriceAlert.State.RESTING
+    return Confirmation(LinkState.CONFIRMED, tuple(confirmed))
+
+
+def also_waiting(alert):
+    """The other alerts waiting for a click at the address of ``alert``: its link confirms them too."""
+    return list(alerts_of(alert.email).filter(AWAITING_CONFIRMATION).exclude(pk=alert.pk)
+                .select_related("gpu").order_by("created_at", "pk"))
+
+
+def confirm(token, now=None):
+    """Confirm the alert (or the new target) the token was mailed for, with every alert waiting at its
+    address: CONFIRMED, or the state that prevented it."""
+    return confirm_all(token, now).state
+
+
+def notify(alerts, now):
+    """Queue the mail of each (alert, GPU, new price) and let the alerts rest."""
+    outbox.queue_all([mails.price_alert_mail(alert, gpu, price) for alert, gpu, price in alerts])
+    update_in_batches([alert.pk for alert, _gpu, _price in alerts], state=PriceAlert.State.RESTING,
+                      last_notified_at=now)
+
+
+def update_in_batches(pks, **values):
+    for start in range(0, len(pks), BATCH):
+        PriceAlert.objects.filter(pk__in=pks[start:start + BATCH]).update(**values)
+
+
+@transaction.atomic
+def apply_price_changes(changes, now=None):
+    """What new current prices (``catalog.price_events.CurrentPriceChange``) do to the confirmed alerts of
+    their GPUs, in the caller's transaction and a constant number of queries: an active alert at or above
+    its GPU's new price mails and rests; a resting one below it is active again."""
+    now = now or timezone.now()
+    new_prices = {change.gpu.pk: (change.gpu, change.new) for change in changes if change.new is not None}
+    if not new_prices:
+        return PriceChangeOutcome(0, 0, 0)
+    prices = [price for _gpu, price in new_prices.values()]
+    State = PriceAlert.State
+    # The database narrows them down with the extreme prices; each alert is then held against its own GPU's.
+    candidates = list(
+        PriceAlert.objects.select_for_update(of=("self",))
+        .filter(confirmed_at__isnull=False, gpu_id__in=new_prices)
+        .filter(Q(state=State.ACTIVE, target_usd_per_hour__gte=min(prices))
+                | Q(state=State.RESTING, target_usd_per_hour__lt=max(prices)))
+        .only("pk", "email", "gpu_id", "state", "target_usd_per_hour", "language", "unsubscribe_key")
+    )
+    to_notify, to_rearm = [], []
+    for alert in candidates:
+        gpu, price = new_prices[alert.gpu_id]
+        if alert.state == State.ACTIVE and alert.target_usd_per_hour >= price:
+            to_notify.append((alert, gpu, price))
+        elif alert.state == State.RESTING and alert.target_usd_per_hour < price:
+            to_rearm.append(alert.pk)
+    if to_notify:
+        notify(to_notify, now)
+    update_in_batches(to_rearm, state=State.ACTIVE)
+    return PriceChangeOutcome(len(candidates), len(to_notify), len(to_rearm))
+
+
+def on_price_changed(sender, changes, **kwargs):
+    """The receiver of ``catalog.price_events.price_changed`` (connected in ``apps.py``)."""
+    apply_price_changes(changes)
+
+
+def alert_for_key(key):
+    """The alert a mail's delete link names, or None."""
+    return PriceAlert.objects.select_related("gpu").filter(unsubscribe_key=key).first()
+
+
+@transaction.atomic
+def delete(key, now=None):
+    """Delete the alert, with the admin's history of it; its consent record ends as deleted by its owner and is
+    kept. Idempotent."""
+    alert = PriceAlert.objects.filter(unsubscribe_key=key)
+    consent_records.withdraw(consent_records.records_for(alert), consent_records.Withdrawal.DELETED_BY_OWNER, now)
+    delete_with_admin_history(alert)
+

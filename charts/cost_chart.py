@@ -1,0 +1,169 @@
+"""Geometry of the estimator's chart: cost (vertical) against time (horizontal), both on logarithmic axes
+(a training run takes hours on a cluster and years on one GPU), one mark per configuration, and direct labels
+for the marks the caller names (the cheapest and the fastest), placed beside their marks over no other mark.
+
+Pure Python (no Django): the caller formats the tick labels in its language. Values are exact (a float is
+refused); positions are whole SVG user units, so templates print them the same in every language. Built from
+the scatter chart's pieces (``scatter_chart``: boxes, ticks, marks and label places)."""
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+
+from core.exact_numbers import exact
+
+from .scatter_chart import (
+    POINT_RADIUS,
+    TICK_GAP,
+    TICK_LABEL_GAP,
+    TITLE_GAP,
+    X_TICK_GAP,
+    Box,
+    Label,
+    Point,
+    TextLine,
+    Tick,
+    label_options,
+    mark_box,
+)
+from .text import (
+    ASCENT_UNITS,
+    DESCENT_UNITS,
+    FONT_SIZE,
+    LINE_HEIGHT,
+    MIDDLE_BASELINE,
+    PADDING,
+    WIDTH,
+    text_width,
+    wrap,
+)
+
+PLOT_HEIGHT = 320
+MIN_PLOT_WIDTH = WIDTH // 2
+
+
+@dataclass(frozen=True)
+class CostChart:
+    width: int
+    height: int
+    font_size: int
+    point_radius: int
+    plot: Box
+    x_ticks: tuple
+    y_ticks: tuple
+    x_title: tuple
+    y_title: tuple
+    points: tuple  # in the order of the items
+    highlighted: tuple  # the points of the labelled items
+    labels: tuple
+
+
+def axis_ticks(values, ladder, format_value):
+    """The ticks of a log axis over ``values``: the ``ladder``'s values (ascending (value, text) pairs, such as
+    powers of ten or 1 minute, 1 hour, 1 day…) from the last at or below the least value to the first at or
+    above the greatest; the data's own ends, written by ``format_value``, where the ladder stops short."""
+    low, high = min(values), max(values)
+    below = [step for step in ladder if step[0] <= low]
+    above = [step for step in ladder if step[0] >= high]
+    start = below[-1] if below else (low, format_value(low))
+    end = above[0] if above else (high, format_value(high))
+    if start[0] == end[0]:  # every value on one rung: the axis spans to the next rung (or a tenfold)
+        later = [step for step in ladder if step[0] > end[0]]
+        end = later[0] if later else (end[0] * 10, format_value(end[0] * 10))
+    # Past the ladder's ends, the axis spans at least a tenfold: never a range too narrow to scale.
+    if not above and end[0] < start[0] * 10:
+        end = (start[0] * 10, format_value(start[0] * 10))
+    if not below and start[0] > end[0] / 10:
+        start = (end[0] / 10, format_value(end[0] / 10))
+    return [start] + [step for step in ladder if start[0] < step[0] < end[0]] + [end]
+
+
+def log_position(value, low, high, length):
+    """Whole units from the axis's start for ``value`` on a log axis from ``low`` to ``high``."""
+    return round(math.log(value / low) / math.log(high / low) * length)
+
+
+def thinned(ticks, fits):
+    """Every tick, or every second, third… one keeping both ends, the first that ``fits``."""
+    for every in range(1, len(ticks)):
+        kept = ticks[::every]
+        if kept[-1] != ticks[-1]:  # the last kept tick gives way to the axis's end
+            kept = [*kept[:-1], ticks[-1]] if len(kept) > 1 else [*kept, ticks[-1]]
+        if fits(kept):
+            return kept
+    return [ticks[0], ticks[-1]]
+
+
+def cost_chart(items, highlighted, x_title, y_title, x_ladder, y_ladder, format_x, format_y):
+    """Lay out ``items``, each (name, x value, y value), all above zero, on log axes whose ticks come from
+    ``x_ladder`` and ``y_ladder`` ((value, text) pairs, ascending; ``format_x``/``format_y`` write an end the
+    ladder does not reach). ``highlighted``: {index: text} of the items labelled beside their marks."""
+    xs = [exact(x) for _name, x, _y in items]
+    ys = [exact(y) for _name, _x, y in items]
+    if not items or min(xs) <= 0 or min(ys) <= 0:
+        raise ValueError("a log chart plots values above zero")
+    y_title_lines = wrap(y_title, FONT_SIZE, WIDTH - 2 * PADDING)
+    top = PADDING + len(y_title_lines) * LINE_HEIGHT + TITLE_GAP
+    bottom = top + PLOT_HEIGHT
+    y_all = axis_ticks(ys, y_ladder, format_y)
+    y_low, y_high = y_all[0][0], y_all[-1][0]
+    y_steps = thinned(y_all, lambda kept: all(
+        log_position(b[0], y_low, y_high, PLOT_HEIGHT) - log_position(a[0], y_low, y_high, PLOT_HEIGHT) >= LINE_HEIGHT
+        for a, b in pairwise(kept)))
+    y_labels_right = PADDING + max(text_width(text, FONT_SIZE) for _value, text in y_steps)
+
+    x_all = axis_ticks(xs, x_ladder, format_x)
+    x_low, x_high = x_all[0][0], x_all[-1][0]
+    tick_baseline = bottom + X_TICK_GAP + ASCENT_UNITS
+
+    def x_ticks_for(steps):
+        left = max(y_labels_right + TICK_GAP, PADDING + (text_width(steps[0][1], FONT_SIZE) + 1) // 2)
+        right = WIDTH - PADDING - (text_width(steps[-1][1], FONT_SIZE) + 1) // 2
+        # Very long tick labels may overhang the drawing rather than squeeze the plot to nothing.
+        left = min(left, WIDTH - PADDING - MIN_PLOT_WIDTH)
+        right = max(right, left + MIN_PLOT_WIDTH)
+        return tuple(
+            Tick(value, position, text, position, tick_baseline)
+            for value, text in steps
+            for position in [left + log_position(value, x_low, x_high, right - left)]
+        )
+
+    def x_fits(steps):
+        laid = x_ticks_for(steps)
+        return all(b.position - a.position >= (text_width(a.text, FONT_SIZE) + text_width(b.text, FONT_SIZE) + 1) // 2
+                   + TICK_LABEL_GAP for a, b in pairwise(laid))
+
+    x_ticks = x_ticks_for(thinned(x_all, x_fits))
+    plot = Box(x_ticks[0].position, top, x_ticks[-1].position, bottom)
+    y_ticks = tuple(
+        Tick(value, position, text, plot.left - TICK_GAP, position + MIDDLE_BASELINE)
+        for value, text in y_steps
+        for position in [bottom - log_position(value, y_low, y_high, PLOT_HEIGHT)]
+    )
+    points = tuple(
+        Point(name, x, y, plot.left + log_position(x, x_low, x_high, plot.right - plot.left),
+              plot.bottom - log_position(y, y_low, y_high, PLOT_HEIGHT))
+        for (name, _x, _y), x, y in zip(items, xs, ys, strict=True)
+    )
+    marks = [mark_box(point) for point in points]
+    labels = []
+    for index, text in highlighted.items():
+        point = points[index]
+        named = [Point(text, point.x_value, point.y_value, point.x, point.y)]
+        # Beside the mark over no other mark if possible; in a crowd, over other marks (the label has a halo).
+        options = label_options(named, marks, plot) + label_options(named, [mark_box(point)], plot)
+        free = next((label for label in options if not any(label.box.overlaps(other.box) for other in labels)), None)
+        if free is not None:
+            labels.append(Label(free.text, (point.name,), free.x, free.y, free.anchor, free.box))
+
+    centre = (plot.left + plot.right) // 2
+    x_title_lines = wrap(x_title, FONT_SIZE, 2 * min(centre - PADDING, WIDTH - PADDING - centre))
+    x_title = tuple(TextLine(centre, tick_baseline + (n + 1) * LINE_HEIGHT, line)
+                    for n, line in enumerate(x_title_lines))
+    y_title = tuple(TextLine(PADDING, PADDING + ASCENT_UNITS + n * LINE_HEIGHT, line)
+                    for n, line in enumerate(y_title_lines))
+    return CostChart(
+        width=WIDTH, height=(x_title[-1].y if x_title else tick_baseline) + DESCENT_UNITS + PADDING,
+        font_size=FONT_SIZE, point_radius=POINT_RADIUS, plot=plot, x_ticks=x_ticks, y_ticks=y_ticks,
+        x_title=x_title, y_title=y_title, points=points,
+        highlighted=tuple(points[index] for index in highlighted), labels=tuple(labels),
+    )

@@ -1,0 +1,48 @@
+"""What every page, or a page of a lower app, shows of an app above it: named links (the home page, the signup,
+the calculator, the open data files) and regions (the site's header and footer).
+
+Core and the lower apps may not name an app above them, in Python or in a template (``tests/test_layers.py``), so
+the app that owns the page, or the composition on top (``storefront``), registers each part from its
+``AppConfig.ready()``; templates ask for it by key (``{% site_link "home" %}``, ``{% site_region "header" %}``,
+``core.templatetags.site_parts``) and Python by ``link_path("home")``. A key nobody registered is a mistake in a
+template or an app, refused loudly (the tests render every page)."""
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+_link_view_names = {}
+_regions = {}
+
+
+@dataclass(frozen=True)
+class Region:
+    template_name: str
+    context: object  # a function of the page's template context that returns the region template's context
+
+
+def register_link(key, view_name):
+    """``key`` links to the page of ``view_name`` (a URL name such as "catalog:gpu_list")."""
+    _link_view_names[key] = view_name
+
+
+def register_region(key, template_name, context):
+    """The region ``key`` is ``template_name`` rendered with ``context(page_context)`` alone."""
+    _regions[key] = Region(template_name, context)
+
+
+def link_path(key):
+    """The path of the page registered under ``key``, in the active language."""
+    try:
+        view_name = _link_view_names[key]
+    except KeyError:
+        raise LookupError(f"No app registered the link {key!r} (core.site_parts.register_link).") from None
+    return reverse(view_name)
+
+
+def render_region(key, page_context):
+    try:
+        region = _regions[key]
+    except KeyError:
+        raise LookupError(f"No app registered the region {key!r} (core.site_parts.register_region).") from None
+    return render_to_string(region.template_name, region.context(page_context))

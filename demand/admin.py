@@ -1,0 +1,150 @@
+"""The demand page in the signups admin, and its CSV export: aggregates only (``figures.py``), for superusers.
+The Editors group, and any staff member who is not a superuser, is refused (403).
+
+The page hangs under the signups' list (``/admin/signups/signup/demand/``, where the founders look for it): this
+app, above signups, registers the signups' admin again with the page added, so signups names no demand."""
+import csv
+
+from babel.dates import format_skeleton
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
+from core.csv_cells import spreadsheet_safe
+from core.formatting import babel_locale, format_usd
+from signups.admin import SignupAdmin
+from signups.models import Signup
+from workloads.models import Workload
+
+from . import figures
+
+PAGE_URL_NAME = "signups_demand"
+CSV_URL_NAME = "signups_demand_csv"
+PAGE_NAME = _("Demand (aggregates)")
+
+
+def may_view_demand(request):
+    return request.user.is_active and request.user.is_superuser
+
+
+def price_text(amount):
+    """A price as exact as it is (a median may have a third decimal), at least to the cent."""
+    return format_usd(amount, places=max(2, -amount.as_tuple().exponent))
+
+
+def group_label(table_key, group, names):
+    if table_key == "workload":
+        return names.get(group) or (gettext("none named") if group == figures.NO_WORKLOAD else group)
+    return names.get(group, group)
+
+
+CHART_WEEKS = 12
+CHART_BAR_WIDTH, CHART_STEP, CHART_TOP, CHART_BARS_HEIGHT, CHART_BOTTOM = 40, 60, 20, 140, 24
+
+
+def weekly_chart(table):
+    """Bars of the last weeks' signups (all, and confirmed in front), oldest first, from a table whose groups
+    cover every signup (each has a currency). None without signups."""
+    weeks = list(reversed(table.weeks[:CHART_WEEKS]))
+    if not weeks:
+        return None
+    sums = [(week, sum(cell[0] for cell in cells), sum(cell[1] for cell in cells)) for week, cells in weeks]
+    highest = max(total for _week, _confirmed, total in sums)
+    base = CHART_TOP + CHART_BARS_HEIGHT
+
+    def height(count):
+        return round(CHART_BARS_HEIGHT * count / highest, 1)
+
+    bars = [{
+        "x": 10 + index * CHART_STEP,
+        "label_x": 10 + index * CHART_STEP + CHART_BAR_WIDTH / 2,
+        "all_y": base - height(total), "all_height": height(total),
+        "confirmed_y": base - height(confirmed), "confirmed_height": height(confirmed),
+        "value_y": base - height(total) - 5,
+        "confirmed": confirmed, "all": total, "label": format_skeleton("MMMd", week, locale=babel_locale()),
+    } for index, (week, confirmed, total) in enumerate(sums)]
+    return {"bars": bars, "bar_width": CHART_BAR_WIDTH, "width": 20 + len(bars) * CHART_STEP,
+            "height": base + CHART_BOTTOM, "label_y": base + 16}
+
+
+class DemandPageMixin:
+    """Adds the demand page and its CSV export to a ModelAdmin's URLs."""
+
+    def get_urls(self):
+        return [
+            path("demand/", self.admin_site.admin_view(self.demand_view), name=PAGE_URL_NAME),
+            path("demand/csv/", self.admin_site.admin_view(self.demand_csv_view), name=CSV_URL_NAME),
+            *super().get_urls(),
+        ]
+
+    def demand_view(self, request):
+        if not may_view_demand(request):
+            raise PermissionDenied
+        demand = figures.demand()
+        names = self.group_names()
+        tables = [{
+            "key": table.key,
+            "heading": table.heading,
+            "groups": [group_label(table.key, group, names[table.key]) for group in table.groups],
+            "weeks": [(date_format(week, "DATE_FORMAT"), cells) for week, cells in table.weeks],
+            "totals": table.totals,
+        } for table in demand.signup_tables]
+        alerts = [{
+            "gpu": row.gpu_name,
+            "confirmed": row.confirmed,
+            "price": price_text(row.price) if row.price is not None else None,
+            "bands": [row.bands[band.key] for band in figures.BANDS] if row.bands else None,
+            "median": price_text(row.median_target),
+        } for row in demand.alert_rows]
+        pages, languages = dict(SIGNUP_VIA_PAGES), names["language"]
+        origins = [{
+            "page": pages.get(row.via, row.via) if row.via else gettext("no page recorded"),
+            "gpu": row.gpu_name or gettext("none chosen"),
+            "language": languages.get(row.language, row.language),
+            "confirmed": row.confirmed,
+            "all": row.total,
+        } for row in demand.origin_rows]
+        return TemplateResponse(request, "admin/demand/demand.html", {
+            **self.admin_site.each_context(request),
+            "title": gettext("Demand"),
+            "opts": self.model._meta,
+            "tables": tables,
+            "chart": weekly_chart(next(table for table in demand.signup_tables if table.key == "currency")),
+            "alerts": alerts,
+            "origins": origins,
+            "bands": [band.label for band in figures.BANDS],
+        })
+
+    def demand_csv_view(self, request):
+        if not may_view_demand(request):
+            raise PermissionDenied
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="demand-{timezone.now():%Y%m%d-%H%M}.csv"'
+        writer = csv.writer(response)
+        for row in figures.csv_rows(figures.demand()):
+            writer.writerow([spreadsheet_safe(value) for value in row])
+        return response
+
+    def group_names(self):
+        """The name of each group a table shows: workload titles, currency and language names."""
+        return {
+            "workload": dict(Workload.objects.values_list("key", "title")),
+            "currency": dict(Signup.Currency.choices),
+            "language": dict(Signup._meta.get_field("language").choices),
+        }
+
+
+
+class SignupWithDemandAdmin(DemandPageMixin, SignupAdmin):
+    """The signups' admin (``signups.admin``) with the founders' demand page under it."""
+
+
+admin.site.unregister(Signup)
+admin.site.register(Signup, SignupWithDemandAdmin)

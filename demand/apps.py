@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class DemandConfig(AppConfig):
+    """Demand, for the founders: aggregates of signups and price alerts in the admin (``figures.py``, a page and
+    its CSV export in ``admin.py``). Above the forms it counts, beside storefront: nothing below names it."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "demand"
+
+    def ready(self):
+        from core.admin_site import AdminPage, register_admin_page
+
+        from .admin import PAGE_NAME, PAGE_URL_NAME, may_view_demand
+
+        # Listed with the signups in the admin's index, for those who may see it.
+        register_admin_page(AdminPage("signups", PAGE_NAME, PAGE_URL_NAME, may_view_demand))

@@ -1,0 +1,169 @@
+"""Outgoing mail through the outbox table: queued in the caller's transaction, sent only by the mail worker
+(``manage.py send_outbox --loop``), and retried while the mail server is unreachable.
+
+No request ever talks to the mail server: one that answers slowly or never would hold a web worker for
+EMAIL_TIMEOUT, and the difference in time would tell whether a request had mailed. A mail is claimed
+before it is sent (its next attempt moved past a lease), so any number of workers never send it twice. A
+confirmation mail gets its link only as it is sent (``confirmation.py``, from the issuer its kind registered):
+the outbox never holds a usable token. When a confirmation mail has gone out, its row's consent record notes
+the mail's version and the time (``consent_records.confirmation_mail_sent``)."""
+import logging
+import smtplib
+from datetime import timedelta
+from typing import NamedTuple
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db.models.signals import post_delete
+from django.utils import timezone
+
+from . import consent_records
+from .confirmation import LINK_PLACEHOLDER
+from .models import OutboxEmail
+
+logger = logging.getLogger(__name__)
+
+# Longer than an SMTP attempt can take (EMAIL_TIMEOUT); a mail whose sender died mid-send is due
+# again after it.
+CLAIM_LEASE = timedelta(minutes=10)
+FIRST_RETRY_DELAY = timedelta(minutes=1)
+LONGEST_RETRY_DELAY = timedelta(hours=6)
+
+
+class LinkKind(NamedTuple):
+    """Rows a mail with a link may be about: their model, what makes the link of one (``issue_link(row)``, an
+    absolute URL, called as the mail is sent) and, for a confirmation mail, its wording's version (recorded in
+    the row's ``consent_record`` once it is sent; empty for other links, such as a renewal's)."""
+    model: type
+    issue_link: object
+    mail_version: str = ""
+
+
+_link_kinds = {}
+
+
+def register_link_kind(kind, model, issue_link, mail_version=""):
+    """Called from the ``AppConfig.ready()`` of an app whose rows are confirmed by mail: its mails name a row of
+    ``model`` as (``kind``, pk). A model's first kind is its confirmation; ``mail_version`` (bumped whenever
+    the wording of that mail changes) is what its consent records keep. Deleting such a row deletes its mails,
+    as a foreign key's cascade would: every way rows are deleted (a queryset, the admin, erasure) sends
+    ``post_delete``."""
+    _link_kinds[kind] = LinkKind(model, issue_link, mail_version)
+    post_delete.connect(delete_linked_mails, sender=model, dispatch_uid=f"outbox-linked-mails-{model._meta.label}")
+
+
+def kind_of(model):
+    """The confirmation kind of ``model``: the first registered for it."""
+    return next(kind for kind, link in _link_kinds.items() if link.model is model)
+
+
+def kinds_of(model):
+    return [kind for kind, link in _link_kinds.items() if link.model is model]
+
+
+def linked_mails(model, pks):
+    """The mails about the rows of ``model`` whose primary keys are ``pks`` (a list or a subquery)."""
+    return OutboxEmail.objects.filter(link_kind=kind_of(model), link_row_id__in=pks)
+
+
+def mails_about(row):
+    """The confirmation mails of ``row``."""
+    return OutboxEmail.objects.filter(link_kind=kind_of(type(row)), link_row_id=row.pk)
+
+
+def delete_linked_mails(sender, instance, **kwargs):
+    OutboxEmail.objects.filter(link_kind__in=kinds_of(sender), link_row_id=instance.pk).delete()
+
+
+def queue(*, recipient, subject, body, language, headers=None, confirmation_of=None, link_kind=None):
+    """Store a mail, in the caller's transaction, for the worker to send; ``confirmation_of``: the row (of a
+    registered kind) whose link replaces ``LINK_PLACEHOLDER`` in ``body`` as it is sent: its confirmation link,
+    or the link of ``link_kind`` (another kind registered for its model)."""
+    link = {} if confirmation_of is None else {"link_kind": link_kind or kind_of(type(confirmation_of)),
+                                               "link_row_id": confirmation_of.pk}
+    return OutboxEmail.objects.create(
+        recipient=recipient, subject=subject, body=body, language=language, headers=headers or {}, **link,
+    )
+
+
+def queue_all(mails):
+    """Store many mails (unsaved OutboxEmail rows) in one statement per batch, in the caller's transaction."""
+    return OutboxEmail.objects.bulk_create(mails, batch_size=500)
+
+
+def retry_delay(attempts):
+    """1, 2, 4, 8 … minutes after each failed attempt, at most six hours."""
+    return min(FIRST_RETRY_DELAY * 2 ** (attempts - 1), LONGEST_RETRY_DELAY)
+
+
+def claim(pk, now):
+    return OutboxEmail.objects.filter(pk=pk, sent_at__isnull=True, next_attempt_at__lte=now).update(
+        next_attempt_at=now + CLAIM_LEASE,
+    ) == 1
+
+
+def with_link(mail):
+    """The body of ``mail``, its confirmation link made now."""
+    if not mail.link_kind:
+        return mail.body
+    link = _link_kinds[mail.link_kind]
+    row = link.model.objects.filter(pk=mail.link_row_id).first()
+    return mail.body if row is None else mail.body.replace(LINK_PLACEHOLDER, link.issue_link(row))
+
+
+def as_message(mail):
+    body = with_link(mail)
+    return EmailMessage(
+        subject=mail.subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
+        headers={"Content-Language": mail.language, **mail.headers},
+    )
+
+
+def send(pk):
+    """Send one due mail; True once sent, False after a failed attempt, None if it is not due or taken."""
+    now = timezone.now()
+    if not claim(pk, now):
+        return None
+    mail = OutboxEmail.objects.get(pk=pk)
+    mail.attempts += 1
+    try:
+        as_message(mail).send()
+    except (smtplib.SMTPException, OSError) as error:
+        mail.last_error = f"{type(error).__name__}: {error}"[:2000]
+        gave_up = mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS
+        mail.next_attempt_at = None if gave_up else timezone.now() + retry_delay(mail.attempts)
+        mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+        logger.warning("Outbox mail %s: attempt %s failed (%s)%s", pk, mail.attempts, mail.last_error,
+                       ", giving up" if gave_up else "")
+        return False
+    mail.sent_at = timezone.now()
+    mail.next_attempt_at = None
+    mail.last_error = ""
+    mail.save(update_fields=["attempts", "last_error", "next_attempt_at", "sent_at"])
+    record_confirmation_sent(mail)
+    return True
+
+
+def record_confirmation_sent(mail):
+    """A confirmation mail that went out is part of its row's consent evidence: its version and send time."""
+    link = _link_kinds.get(mail.link_kind)
+    if link is None or not link.mail_version:
+        return
+    record_id = (link.model.objects.filter(pk=mail.link_row_id)
+                 .values_list("consent_record_id", flat=True).first())
+    if record_id is not None:
+        consent_records.confirmation_mail_sent(record_id, link.mail_version, mail.sent_at)
+
+
+def due_mail_ids(limit, now=None):
+    now = now or timezone.now()
+    return list(
+        OutboxEmail.objects.filter(sent_at__isnull=True, next_attempt_at__lte=now)
+        .order_by("next_attempt_at").values_list("pk", flat=True)[:limit]
+    )
+
+
+def send_due(limit=100):
+    """One pass over the mails that are due: returns (sent, failed)."""
+    results = [send(pk) for pk in due_mail_ids(limit)]
+    return results.count(True), results.count(False)
