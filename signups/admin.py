@@ -109,15 +109,14 @@ class SignupAdmin(ConsentRecordAdmin):
     demand page (aggregates only) hangs under it: the ``demand`` app, above this one, adds it."""
 
     list_display = (
-        "email", "currency", "language", "workload", "signed_up_at", "is_confirmed", "unsubscribed_at",
+        "email", "currency", "language", "workload", "signed_up_at", "is_confirmed",
     )
-    list_filter = (ConfirmedFilter, "language", "currency", "via", "gpu", "for_business",
-                   ("unsubscribed_at", admin.EmptyFieldListFilter))
+    list_filter = (ConfirmedFilter, "language", "currency", "via", "gpu", "for_business")
     date_hierarchy = "signed_up_at"
     list_select_related = ("workload", "gpu")
     CSV_COLUMNS = (
         "email", "currency", "language", "workload", "gpu", "gpu_count", "via", "for_business", "signed_up_at",
-        "confirmed_at", "unsubscribed_at", "consent_text_version", "privacy_policy_version", "consent_language",
+        "confirmed_at", "consent_text_version", "privacy_policy_version", "consent_language",
         "source_path",
     )
     csv_file_prefix, csv_order = "signups", "signed_up_at"

@@ -27,8 +27,6 @@ def link_state(token):
     signup = signup_for(token)
     if signup is None:
         return LinkState.UNKNOWN
-    if signup.unsubscribed_at is not None:
-        return LinkState.EXPIRED
     if signup.confirmed_at is not None:
         return LinkState.USED
     if signup.confirmation_expires_at is None or signup.confirmation_expires_at <= timezone.now():
@@ -46,7 +44,7 @@ def confirm(token, now=None):
     now = now or timezone.now()
     signups = Signup.objects.filter(confirmation_token_hash=token_hash(token))
     confirmed = signups.filter(
-        confirmation_expires_at__gt=now, confirmed_at__isnull=True, unsubscribed_at__isnull=True,
+        confirmation_expires_at__gt=now, confirmed_at__isnull=True,
     ).update(confirmed_at=now)
     if confirmed != 1:
         return link_state(token)

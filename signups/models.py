@@ -85,7 +85,6 @@ class Signup(SignupAnswers, ConsentEvidence):
     )
     signed_up_at = models.DateTimeField(_("signed up"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-    unsubscribed_at = models.DateTimeField(_("unsubscribed"), null=True, blank=True)
     # Double opt-in: only the SHA-256 of the mailed token is kept, cleared once used.
     confirmation_token_hash = models.CharField(
         max_length=64, null=True, blank=True, unique=True, editable=False,
@@ -106,7 +105,7 @@ class Signup(SignupAnswers, ConsentEvidence):
 
     @property
     def is_subscribed(self):
-        return self.confirmed_at is not None and self.unsubscribed_at is None
+        return self.confirmed_at is not None
 
 
 class WaitlistRequest(SignupAnswers, ConsentEvidence):

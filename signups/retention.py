@@ -15,7 +15,7 @@ LABELS = {"signups": "signups", "mails": "mails", "requests": "waiting requests"
 
 
 def lapsed_signups(now):
-    return lapsed(Signup.objects.filter(unsubscribed_at__isnull=True, signed_up_at__lt=cutoff(now)), now)
+    return lapsed(Signup.objects.filter(signed_up_at__lt=cutoff(now)), now)
 
 
 def purge_unconfirmed_signups(now):

@@ -10,7 +10,6 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Lower
-from django.utils import timezone
 
 from optin import mail_budget
 
@@ -63,7 +62,7 @@ def join(*, email, currency, language, workload_id, consent, at, answers=None):
 
     ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language,
     the form's page), ``answers`` the GPU, count, page and business confirmation (``ANSWER_FIELDS``). A
-    confirmed address is left as it is; a pending or unsubscribed one takes this request's answers and
+    confirmed address is left as it is; a pending one takes this request's answers and
     consent, and a new confirmation mail, while the mailbox's budget (``mail_budget.py``) has room."""
     request_fields = {"currency": currency, "language": language, "workload_id": workload_id, **consent,
                       **(answers or {}), "signed_up_at": at}
@@ -77,15 +76,14 @@ def join(*, email, currency, language, workload_id, consent, at, answers=None):
             mails.queue_confirmation(signup)
         return signup
     signup = Signup.objects.select_for_update().get(pk=signup.pk)
-    pending = signup.unsubscribed_at is None
-    if signup.is_subscribed or (pending and signup.signed_up_at > at - RESEND_CONFIRMATION_AFTER):
+    if signup.is_subscribed or signup.signed_up_at > at - RESEND_CONFIRMATION_AFTER:
         return signup
     # Over the mailbox's budget the signup stays as it was, and so do the links it has mailed.
     if not mail_budget.spend(mailbox):
         return signup
     for field, value in request_fields.items():
         setattr(signup, field, value)
-    signup.email, signup.confirmed_at, signup.unsubscribed_at = email, None, None
+    signup.email = email
     # Links already mailed die: only the new mail's link confirms these answers.
     signup.confirmation_token_hash = signup.confirmation_expires_at = None
     signup.save()
@@ -97,10 +95,3 @@ def subscriber(key):
     """The signup an unsubscribe link's key belongs to, or None."""
     return Signup.objects.filter(unsubscribe_key=key).first()
 
-
-def unsubscribe(key):
-    """Take the address off the list. Idempotent. A confirmation link still in a mailbox stops working:
-    it only confirms a signup that is not unsubscribed."""
-    Signup.objects.filter(unsubscribe_key=key, unsubscribed_at__isnull=True).update(
-        unsubscribed_at=timezone.now(),
-    )
