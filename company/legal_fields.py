@@ -136,6 +136,8 @@ def legal_fields(record=None):
         "content_responsible": text(record, "content_responsible"),
         "dispute_resolution": dispute_resolution(record),
         "consent_evidence_retention": text(record, "consent_evidence_retention_months", months),
+        "unconfirmed_retention": days(settings.SIGNUP_UNCONFIRMED_RETENTION_DAYS),
+        "confirmation_link_validity": days(settings.CONFIRMATION_LINK_VALID_DAYS),
         "price_alert_lifetime": days(settings.PRICE_ALERT_LIFETIME_DAYS),
         "price_alert_renewal_notice": days(settings.PRICE_ALERT_RENEWAL_NOTICE_DAYS),
         "provider_application_retention": text(record, "provider_application_retention_months", months),

@@ -9,13 +9,14 @@ confirmation does is each form's own (``signups.confirmation``, ``alerts.price_a
 import enum
 from datetime import timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from .links import url_in
 from .tokens import MAX_TOKEN_LENGTH, new_token, token_hash
 
 LINK_PLACEHOLDER = "[[confirmation-link]]"
-VALID_FOR = timedelta(days=7)
+VALID_FOR = timedelta(days=settings.CONFIRMATION_LINK_VALID_DAYS)
 
 
 class LinkState(enum.Enum):

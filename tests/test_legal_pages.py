@@ -286,3 +286,16 @@ def test_each_pages_description_is_its_first_paragraph(client, launch_content, l
     assert f'<meta name="description" content="{first[:40]}' in body
     with translation.override(language):
         assert gettext("Privacy policy") in body
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_privacy_policy_states_the_periods_the_site_keeps(client, launch_content, settings, language):
+    """The periods of unconfirmed requests, confirmation links and price alerts come from the settings the code
+    keeps them by, in the page's language: change a setting and the policy says the new period."""
+    settings.SIGNUP_UNCONFIRMED_RETENTION_DAYS, settings.CONFIRMATION_LINK_VALID_DAYS = 45, 3
+    settings.PRICE_ALERT_LIFETIME_DAYS, settings.PRICE_ALERT_RENEWAL_NOTICE_DAYS = 90, 10
+    text = " ".join(Page(client.get(url_in(language, "company:privacy")).content.decode()).text)
+    with translation.override(language):
+        for days in (45, 3, 90, 10):
+            period = translation.ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+            assert period in text, (language, period)

@@ -316,6 +316,9 @@ MAIL_QUEUE_STALL_SECONDS = int(env("MAIL_QUEUE_STALL_SECONDS", 900))
 # Signups never confirmed are deleted this many days after their confirmation was asked for, with their
 # mails (optin/retention.py: the mail worker's loop, or `manage.py purge_unconfirmed`).
 SIGNUP_UNCONFIRMED_RETENTION_DAYS = int(env("SIGNUP_UNCONFIRMED_RETENTION_DAYS", 30))
+# A confirmation link (signups, price alerts) works this many days after its mail was sent (optin/confirmation.py).
+# The privacy policy states both periods from these settings (company/legal_fields.py).
+CONFIRMATION_LINK_VALID_DAYS = int(env("CONFIRMATION_LINK_VALID_DAYS", 7))
 # The evidence of a consent (optin/consent_records.py) is kept this many months after its withdrawal (an
 # unsubscribe, a deleted or lapsed alert, an erasure, a request never confirmed) while the operator record's
 # "consent evidence kept" is empty; the operator record's value, once filled, wins.
