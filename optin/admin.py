@@ -1,5 +1,5 @@
-"""The outbox and the erasure log in the admin: read only. Staff find a person's rows by address however it is
-spelt (``AddressSearchMixin``, which the forms' admins use too)."""
+"""The outbox, the consent records and the erasure log in the admin: read only. Staff find a person's rows by
+address however it is spelt (``AddressSearchMixin``, which the forms' admins use too)."""
 from django.contrib import admin
 from django.db.models import Q, Value
 from django.db.models.functions import Lower
@@ -7,9 +7,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import addresses
+from . import addresses, consent_records
 from .erasure import erasures_of
-from .models import ErasureLog, OutboxEmail
+from .models import ConsentRecord, ErasureLog, OutboxEmail
 
 
 class AddressSearchMixin:
@@ -71,8 +71,21 @@ class OutboxEmailAdmin(AddressSearchMixin, admin.ModelAdmin):
         ) % {"count": count})
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Evidence is shown, never added, changed or deleted by hand: its own periods delete it."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(ErasureLog)
-class ErasureLogAdmin(admin.ModelAdmin):
+class ErasureLogAdmin(ReadOnlyAdmin):
     list_display = ("erased_at", "email_hash")
     search_fields = ("email_hash",)
     search_help_text = _("Type an email address to find out whether its data was erased.")
@@ -83,11 +96,20 @@ class ErasureLogAdmin(admin.ModelAdmin):
             return queryset & erasures_of(search_term), False
         return super().get_search_results(request, queryset, search_term)
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+@admin.register(ConsentRecord)
+class ConsentRecordAdmin(ReadOnlyAdmin):
+    """What an auditor or the person asks to see: each consent of an address (found by typing it: the records hold
+    only a keyed hash), what was asked, the mail that carried the link, the click, and how and when it ended."""
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    list_display = ("purpose", "asked_at", "consent_text_version", "consent_language", "confirmation_mail_sent_at",
+                    "confirmed_at", "withdrawn_at", "withdrawal", "keep_until")
+    list_filter = ("purpose", "withdrawal", "consent_language")
+    date_hierarchy = "asked_at"
+    search_fields = ("address_hash",)
+    search_help_text = _("Type an email address to find the records of its consents.")
+
+    def get_search_results(self, request, queryset, search_term):
+        if "@" in search_term:
+            return queryset & consent_records.records_of(search_term), False
+        return super().get_search_results(request, queryset, search_term)

@@ -6,8 +6,10 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import override_settings
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -230,3 +232,27 @@ def test_each_box_names_its_purpose_only_with_the_privacy_policy_linked_beside_i
     assert f'href="{url_in(language, "company:privacy")}"' in beside
     with translation.override(language):
         assert gettext("How we handle your data:") in beside
+
+
+def test_the_admin_finds_an_addresses_records_by_the_address_and_shows_no_plain_address(client, launch_content):
+    """An auditor types the address (however it is spelt) and finds its consents, though the records hold only a
+    keyed hash; nobody can add, change or delete a record there."""
+    signup, _body, _times = sign_up_and_confirm(client)
+    unsubscribing.unsubscribe(signup.unsubscribe_key, now=WITHDRAWN)
+    other = consent_records.asked(ConsentRecord.Purpose.PRICE_ALERT, email="other@example.com",
+                                  consent={
+        "consent_text_version": "price-alert-2", "privacy_policy_version": "1.5", "consent_language": "en",
+        "source_path": "/en/"}, asked_at=WITHDRAWN)
+    admin = get_user_model().objects.create_superuser("auditor", "auditor@example.com", "a-long-test-password")
+    client.force_login(admin)
+    changelist = reverse("admin:optin_consentrecord_changelist")
+    found = client.get(changelist, {"q": ADDRESS.upper()})
+    assert found.status_code == 200
+    shown = list(found.context["cl"].result_list)
+    assert [record.pk for record in shown] == [ConsentRecord.objects.get(purpose="waitlist").pk] != [other.pk]
+    assert ADDRESS not in found.content.decode().replace(f'value="{ADDRESS.upper()}"', "")
+    record = shown[0]
+    delete = reverse("admin:optin_consentrecord_delete", args=[record.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert client.get(reverse("admin:optin_consentrecord_add")).status_code == 403
+    assert ConsentRecord.objects.filter(pk=record.pk).exists()
