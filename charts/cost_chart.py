@@ -20,7 +20,6 @@ from .scatter_chart import (
     Box,
     Label,
     Point,
-    TextLine,
     Tick,
     label_options,
     mark_box,
@@ -33,6 +32,7 @@ from .text import (
     MIDDLE_BASELINE,
     PADDING,
     WIDTH,
+    TextLine,
     text_width,
     wrap,
 )

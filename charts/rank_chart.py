@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.exact_numbers import exact
 
-from .text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, LINE_HEIGHT, PADDING, WIDTH, text_width, wrap
+from .text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, LINE_HEIGHT, PADDING, WIDTH, TextLine, text_width, wrap
 
 POINT_RADIUS = 6
 CURRENT_RADIUS = 10
@@ -20,12 +20,6 @@ ROW_GAP = 22
 STRIP_LEFT = PADDING + CURRENT_RADIUS
 STRIP_RIGHT = WIDTH - PADDING - CURRENT_RADIUS
 
-
-@dataclass(frozen=True)
-class TextLine:
-    x: int
-    y: int  # baseline
-    text: str
 
 
 @dataclass(frozen=True)

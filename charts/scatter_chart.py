@@ -21,6 +21,7 @@ from .text import (
     MIDDLE_BASELINE,
     PADDING,
     WIDTH,
+    TextLine,
     text_width,
     wrap,
 )
@@ -63,12 +64,6 @@ class Tick:
     label_x: int
     label_y: int
 
-
-@dataclass(frozen=True)
-class TextLine:
-    x: int
-    y: int
-    text: str
 
 
 @dataclass(frozen=True)

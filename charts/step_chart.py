@@ -11,7 +11,17 @@ from datetime import timedelta
 
 from core.exact_numbers import exact
 
-from .text import ASCENT_UNITS, DESCENT_UNITS, FONT_SIZE, LINE_HEIGHT, MIDDLE_BASELINE, PADDING, WIDTH, text_width
+from .text import (
+    ASCENT_UNITS,
+    DESCENT_UNITS,
+    FONT_SIZE,
+    LINE_HEIGHT,
+    MIDDLE_BASELINE,
+    PADDING,
+    WIDTH,
+    TextLine,
+    text_width,
+)
 
 # More steps than this in the window (a feed that changes the price many times a day) are drawn and listed
 # as the price at the end of each day: the page stays small whatever the feed does.
@@ -21,12 +31,6 @@ GAP = 6  # between a line and the text next to it
 POINT_RADIUS = 5
 ONE = timedelta(microseconds=1)
 
-
-@dataclass(frozen=True)
-class TextLine:
-    x: int
-    y: int  # baseline
-    text: str
 
 
 @dataclass(frozen=True)

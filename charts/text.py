@@ -6,6 +6,7 @@ resolves to it on Linux; San Francisco, Segoe UI and Roboto are narrower), so an
 side of more room. Pure Python (no Django)."""
 import math
 import unicodedata
+from dataclasses import dataclass
 
 # Advance widths in thousandths of an em; accented letters take their base letter's width.
 CHARACTER_WIDTHS = {
@@ -58,3 +59,12 @@ def wrap(text, font_size, width):
         else:
             lines.append(word)
     return lines
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """One line of chart text, placed: its start (or anchor) and its baseline."""
+
+    x: int
+    y: int  # baseline
+    text: str
