@@ -94,6 +94,11 @@ def gpu_link(gpu):
     return {"url": gpu.get_absolute_url(), "label": _("Back to the %(gpu)s") % {"gpu": gpu.name}}
 
 
+def ask_again_link(gpu):
+    """Where an ended or expired link sends its visitor: the alert form of its GPU."""
+    return {"url": reverse("alerts:price_alert", kwargs={"slug": gpu.slug}), "label": _("Ask for the alert again")}
+
+
 def alert_text(alert):
     """The alert in words, as the pages behind the mails' links name it."""
     target = alert.requested_target_usd_per_hour or alert.target_usd_per_hour
@@ -141,8 +146,7 @@ def confirmation_page(request, state, alert, others=()):
                 "Confirmation links work once, for %(days)d days. Ask for the alert again to receive a new link.",
                 days,
             ) % {"days": days},
-        ], status=410, link={"url": reverse("alerts:price_alert", kwargs={"slug": alert.gpu.slug}),
-                             "label": _("Ask for the alert again")})
+        ], status=410, link=ask_again_link(alert.gpu))
     return link_page(request, _("This link is not valid"), [
         _("Check that you opened the whole link from the email. If you asked for an alert more than once, only "
           "the link in the latest email works."),
@@ -215,8 +219,7 @@ def renewal_page(request, state, alert):
     if state is LinkState.EXPIRED:
         return link_page(request, _("This link is no longer valid"), [
             _("The alert has ended. Ask for it again to receive emails about this price."),
-        ], status=410, link={"url": reverse("alerts:price_alert", kwargs={"slug": alert.gpu.slug}),
-                             "label": _("Ask for the alert again")})
+        ], status=410, link=ask_again_link(alert.gpu))
     return link_page(request, _("This link is not valid"), [
         _("This price alert does not exist any more (it may have been deleted already), or the link is "
           "incomplete."),
