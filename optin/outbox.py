@@ -102,17 +102,18 @@ def claim(pk, now):
     ) == 1
 
 
-def with_link(mail):
-    """The body of ``mail``, its confirmation link made now."""
+def linked_row(mail):
+    """The row whose link ``mail`` carries (a signup, an alert), or None: none, or deleted since it was queued."""
     if not mail.link_kind:
-        return mail.body
-    link = _link_kinds[mail.link_kind]
-    row = link.model.objects.filter(pk=mail.link_row_id).first()
-    return mail.body if row is None else mail.body.replace(LINK_PLACEHOLDER, link.issue_link(row))
+        return None
+    return _link_kinds[mail.link_kind].model.objects.filter(pk=mail.link_row_id).first()
 
 
-def as_message(mail):
-    body = with_link(mail)
+def as_message(mail, row):
+    """``mail`` as it goes out: the link of ``row`` (its ``linked_row``) made now, in place of the placeholder."""
+    body = mail.body
+    if row is not None:
+        body = body.replace(LINK_PLACEHOLDER, _link_kinds[mail.link_kind].issue_link(row))
     return EmailMessage(
         subject=mail.subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
         headers={"Content-Language": mail.language, **mail.headers},
@@ -125,9 +126,10 @@ def send(pk):
     if not claim(pk, now):
         return None
     mail = OutboxEmail.objects.get(pk=pk)
+    row = linked_row(mail)
     mail.attempts += 1
     try:
-        as_message(mail).send()
+        as_message(mail, row).send()
     except (smtplib.SMTPException, OSError) as error:
         mail.last_error = f"{type(error).__name__}: {error}"[:2000]
         gave_up = mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS
@@ -140,19 +142,16 @@ def send(pk):
     mail.next_attempt_at = None
     mail.last_error = ""
     mail.save(update_fields=["attempts", "last_error", "next_attempt_at", "sent_at"])
-    record_confirmation_sent(mail)
+    record_confirmation_sent(mail, row)
     return True
 
 
-def record_confirmation_sent(mail):
+def record_confirmation_sent(mail, row):
     """A confirmation mail that went out is part of its row's consent evidence: its version and send time."""
-    link = _link_kinds.get(mail.link_kind)
-    if link is None or not link.mail_version:
+    if row is None or not _link_kinds[mail.link_kind].mail_version or row.consent_record_id is None:
         return
-    record_id = (link.model.objects.filter(pk=mail.link_row_id)
-                 .values_list("consent_record_id", flat=True).first())
-    if record_id is not None:
-        consent_records.confirmation_mail_sent(record_id, link.mail_version, mail.sent_at)
+    consent_records.confirmation_mail_sent(row.consent_record_id, _link_kinds[mail.link_kind].mail_version,
+                                           mail.sent_at)
 
 
 def due_mail_ids(limit, now=None):
