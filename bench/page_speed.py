@@ -1,8 +1,9 @@
 """Page speed against gunicorn on loopback, measured with wrk in one run, as ratios to a static file: the cached
 workload page, and an uncached render of each kind of page (workload, GPU, catalogue, comparison, calculator).
 
-Run: scripts/with-throwaway-postgres.sh .venv/bin/python bench/page_speed.py"""
+Run: scripts/with-throwaway-postgres.sh .venv/bin/python bench/page_speed.py (BENCH_ROUNDS=2 for a quicker look)"""
 import io
+import os
 import statistics
 import sys
 import time
@@ -28,8 +29,8 @@ from core.content_version import bump_content_version  # noqa: E402
 from tests.servers import gunicorn_server  # noqa: E402
 from workloads.models import Workload  # noqa: E402
 
-ROUNDS = 5
-CATALOGUE_ROUNDS = 3
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+CATALOGUE_ROUNDS = min(ROUNDS, 3)
 # Every price import bumps the content version, so each kind of page is rendered again on its next visit:
 # an uncached render of each is measured, in Spanish (the language with the most formatting rules).
 UNCACHED_TARGET = 0.25

@@ -2,19 +2,23 @@
 the price, the price per GB of memory, or the change of the price over 7 days (the largest drop or rise first);
 GPUs without the figure come last."""
 from datetime import timedelta
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.db.models import DecimalField, ExpressionWrapper, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce, NullIf
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from core.content_version import content_version
 from core.formatting import format_signed_share, format_usd, not_published
+from core.remembered_markup import remembered
 
 from . import sizing
 from .models import GPU, PricePoint
-from .specs import DERIVED_FIELDS, spec_label, spec_text_with_derived
+from .specs import DERIVED_FIELDS, shows_not_supported, spec_label, spec_text_with_derived
 
 CHANGE_DAYS = 7
 
@@ -97,9 +101,27 @@ def catalogue_columns():
     ]
 
 
+class CatalogueRow(NamedTuple):
+    """A GPU's card (phones) and table row (the full table), rendered."""
+    card: str
+    row: str
+    shows_not_supported: bool
+
+
+def catalogue_row(gpu, columns):
+    cells = [text(gpu) for _key, _label, text in columns]
+    return CatalogueRow(
+        card=render_to_string("includes/catalog/catalogue_card.html", {"gpu": gpu}),
+        row=render_to_string("includes/catalog/catalogue_row.html", {"gpu": gpu, "cells": cells}),
+        shows_not_supported=shows_not_supported(cells),
+    )
+
+
 def catalogue_table(gpus, sort, filters):
     """Headings (a sortable one links to its order, or, sorted by it, to its next order, keeping ``filters``) and
-    rows of cell texts."""
+    a row per GPU. A GPU's row shows its stored figures, which only an editor's change or an import changes (both
+    move the content version), and its price change over 7 days: it is rendered once per content version,
+    language and price change, and kept (``core.remembered_markup``), whatever the filters and order."""
     columns = catalogue_columns()
     headings = []
     for keys, label, _text in columns:
@@ -110,5 +132,7 @@ def catalogue_table(gpus, sort, filters):
             "label": label, "link": f"?{query}" if key else None,
             "sorted": SORTS[sort][2] if sort in orders else None,
         })
-    rows = [(gpu, [text(gpu) for _key, _label, text in columns]) for gpu in gpus]
+    version, language = content_version(), get_language()
+    rows = [remembered(("catalogue-row", version, language, gpu.pk, gpu.change_7d),
+                       lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
     return headings, rows

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from core.number_fields import LocalizedNumberField, NumberFormatField
+from core.remembered_markup import RememberedBoundField
 
 from .catalogue import SORT_CHOICES
 from .comparison import MAX_GPUS, MIN_GPUS
@@ -16,7 +17,10 @@ def decimal_input():
 
 
 class QueryForm(forms.Form):
-    """A form read from the query string, labels without a colon."""
+    """A form read from the query string, labels without a colon; each field's HTML rendered once per look
+    (``core.remembered_markup``)."""
+
+    bound_field_class = RememberedBoundField
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("label_suffix", "")

@@ -4,14 +4,18 @@ from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
+from core.content_version import content_version
 from core.formatting import format_date_time, format_long_date, format_share
 from core.page_cache import cached_page, canonical_page
 from core.pages import page_context, urls_by_language, with_query
+from core.remembered_markup import remembered
 
 from . import gpu_tables, sizing
 from .alternatives import nearest_alternatives
@@ -51,10 +55,8 @@ def gpu_list(request):
     sort = chosen.get("sort") or DEFAULT_SORT
     query = [(name, value) for name, value in form.query_pairs()
              if name not in form.errors and (name, value) != ("sort", DEFAULT_SORT)]
-    headings, rows = catalogue_table(
-        catalogue_gpus(chosen.get("vendor"), chosen.get("min_memory"), sort), sort,
-        [(name, value) for name, value in query if name != "sort"],
-    )
+    gpus = list(catalogue_gpus(chosen.get("vendor"), chosen.get("min_memory"), sort))
+    headings, rows = catalogue_table(gpus, sort, [(name, value) for name, value in query if name != "sort"])
     context = page_context(
         request, query_paths("catalog:gpu_list", query),
         title=_("All GPU models: specs and prices"),
@@ -62,7 +64,8 @@ def gpu_list(request):
                       "hour; sort and filter them."),
     )
     context.update({"form": form, "headings": headings, "rows": rows,
-                    "derived_notes": derived_figure_notes([gpu for gpu, _cells in rows])})
+                    "shows_not_supported": any(row.shows_not_supported for row in rows),
+                    "derived_notes": derived_figure_notes(gpus)})
     return canonical_page(render(request, "catalog/gpu_list.html", context), catalogue_preset(form))
 
 
@@ -91,15 +94,30 @@ def compare_slugs(gpu, alternatives):
     return sorted({gpu.slug} | {alternative.gpu.slug for alternative in alternatives if alternative.gpu})
 
 
+def gpu_page_details(gpu, gpus, language):
+    """The parts of a GPU's page below its price and price history: the price alert and the other apps' panels, its
+    specs, its rank among ``gpus``, the workload tables that list it and its nearest alternatives. They show
+    stored figures only, which an editor's change or an import changes (both move the content version): rendered
+    once per content version and language, and kept (``core.remembered_markup``)."""
+    alternatives = nearest_alternatives(gpu, gpus)
+    compared = compare_slugs(gpu, alternatives)
+    return mark_safe(render_to_string("includes/catalog/gpu_page_details.html", {
+        "gpu": gpu,
+        "specs": [(spec_label(spec.key), spec_text_with_derived(gpu, spec.key)) for spec in SPECS],
+        "derived_notes": derived_figure_notes([gpu]),
+        "rows_in_tables": rows_in_tables(gpu, language),
+        "alternatives": alternatives,
+        "ranking_chart": gpu_ranking(gpu, gpus),
+        "compare_query": urlencode([("gpu", slug) for slug in compared]) if len(compared) > 1 else "",
+    }))
+
+
 @cached_page
 def gpu_detail(request, slug):
-    gpus = list(GPU.objects.all())
-    gpu = next((gpu for gpu in gpus if gpu.slug == slug), None)
+    gpu = GPU.objects.filter(slug=slug).first()
     if gpu is None:
         raise Http404
     language = translation.get_language()
-    alternatives = nearest_alternatives(gpu, gpus)
-    compared = compare_slugs(gpu, alternatives)
     title = _("%(gpu)s: specs, price and which jobs it fits") % {"gpu": gpu.name}
     context = page_context(
         request, {code: gpu.get_absolute_url(code) for code in gpu.page_languages()},
@@ -112,17 +130,14 @@ def gpu_detail(request, slug):
         breadcrumbs=[(_("Home"), reverse("home")), (_("All GPU models"), reverse("catalog:gpu_list"))],
         structured_data=[gpu_product(request, gpu, title)],
     )
+    # The price and its history show the time (the change over days up to now): rendered on every request.
     context.update({
         "gpu": gpu,
-        "specs": [(spec_label(spec.key), spec_text_with_derived(gpu, spec.key)) for spec in SPECS],
-        "derived_notes": derived_figure_notes([gpu]),
         "price_updated": price_freshness(gpu),
-        "rows_in_tables": rows_in_tables(gpu, language),
-        "alternatives": alternatives,
-        "ranking_chart": gpu_ranking(gpu, gpus),
         "price_history": price_history_section(gpu, price_history(gpu, timezone.now())),
         "price_history_days": HISTORY_DAYS,
-        "compare_query": urlencode([("gpu", slug) for slug in compared]) if len(compared) > 1 else "",
+        "details": remembered(("gpu-page-details", content_version(), language, gpu.pk),
+                              lambda: gpu_page_details(gpu, list(GPU.objects.all()), language)),
     })
     return render(request, "catalog/gpu_detail.html", context)
 
@@ -155,6 +170,23 @@ def compare_preset(request, form, gpus):
     return None
 
 
+def comparison_markup(chosen, table):
+    """The comparison of the ``chosen`` GPUs (with ``table``'s sizing columns): it shows their stored figures and the
+    table's, which only an editor's change or an import changes (both move the content version), so it is rendered
+    once per content version, language and choice, and kept (``core.remembered_markup``)."""
+    charts = comparison_charts(chosen)
+    return mark_safe(render_to_string("includes/catalog/comparison.html", {
+        "gpus": chosen,
+        "table": table,
+        "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
+        "spec_rows": spec_rows(chosen),
+        "derived_notes": derived_figure_notes(chosen),
+        "fit_rows": fit_rows(chosen, table.sizing_columns if table else ()),
+        "charts": charts,
+        "chart_rows": chart_data_rows(chosen, charts),
+    }))
+
+
 @cached_page(query=CompareForm.base_fields)
 def compare(request):
     language = translation.get_language()
@@ -163,23 +195,19 @@ def compare(request):
     submitted = "gpu" in request.GET or "workload" in request.GET
     form = CompareForm(compare_data(request, tables, gpus) if submitted else None,
                        gpus=gpus, tables=tables.values())
-    context_data = {"form": form, "usable_share": format_share(sizing.USABLE_MEMORY_SHARE)}
+    context_data = {"form": form}
     title = _("Compare GPUs")
     if form.is_valid():
         gpus_by_slug = {gpu.slug: gpu for gpu in gpus}
         chosen = [gpus_by_slug[slug] for slug in form.cleaned_data["gpu"]]
         table = tables.get(form.cleaned_data["workload"])
-        charts = comparison_charts(chosen)
         names = get_text_list([gpu.name for gpu in chosen], _("and"))
         title = _("Compare %(gpus)s") % {"gpus": names}
         context_data.update({
             "gpus": chosen,
-            "table": table,
-            "spec_rows": spec_rows(chosen),
-            "derived_notes": derived_figure_notes(chosen),
-            "fit_rows": fit_rows(chosen, table.sizing_columns if table else ()),
-            "charts": charts,
-            "chart_rows": chart_data_rows(chosen, charts),
+            "comparison": remembered(
+                ("comparison", content_version(), language, tuple(form.cleaned_data["gpu"]), table and table.key),
+                lambda: comparison_markup(chosen, table)),
         })
         query = [("gpu", slug) for slug in form.cleaned_data["gpu"]]
         query += [("workload", table.key)] if table else []

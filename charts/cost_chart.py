@@ -57,11 +57,11 @@ class CostChart:
     labels: tuple
 
 
-def axis_ticks(values, ladder, format_value):
-    """The ticks of a log axis over ``values``: the ``ladder``'s values (ascending (value, text) pairs, such as
-    powers of ten or 1 minute, 1 hour, 1 day…) from the last at or below the least value to the first at or
-    above the greatest; the data's own ends, written by ``format_value``, where the ladder stops short."""
-    low, high = min(values), max(values)
+def axis_ticks(low, high, ladder, format_value):
+    """The ticks of a log axis over values from ``low`` to ``high``: the ``ladder``'s values (ascending (value,
+    text) pairs, such as powers of ten or 1 minute, 1 hour, 1 day…) from the last at or below the least value to
+    the first at or above the greatest; the data's own ends, written by ``format_value``, where the ladder stops
+    short."""
     below = [step for step in ladder if step[0] <= low]
     above = [step for step in ladder if step[0] >= high]
     start = below[-1] if below else (low, format_value(low))
@@ -77,9 +77,18 @@ def axis_ticks(values, ladder, format_value):
     return [start] + [step for step in ladder if start[0] < step[0] < end[0]] + [end]
 
 
-def log_position(value, low, high, length):
-    """Whole units from the axis's start for ``value`` on a log axis from ``low`` to ``high``."""
-    return round(math.log(value / low) / math.log(high / low) * length)
+def log_scale(low, high, length):
+    """The position of a value on a log axis from ``low`` to ``high``, ``length`` units long: whole units from the
+    axis's start. The axis's own logarithm is worked out once; value ÷ low is divided as whole numbers, which
+    rounds to the same float as the Fraction would (both are correctly rounded)."""
+    span = math.log(high / low)
+    low_numerator, low_denominator = low.numerator, low.denominator
+
+    def position(value):
+        ratio = value.numerator * low_denominator / (value.denominator * low_numerator)
+        return round(math.log(ratio) / span * length)
+
+    return position
 
 
 def thinned(ticks, fits):
@@ -99,19 +108,22 @@ def cost_chart(items, highlighted, x_title, y_title, x_ladder, y_ladder, format_
     ladder does not reach). ``highlighted``: {index: text} of the items labelled beside their marks."""
     xs = [exact(x) for _name, x, _y in items]
     ys = [exact(y) for _name, _x, y in items]
-    if not items or min(xs) <= 0 or min(ys) <= 0:
+    if not items:
+        raise ValueError("a log chart plots values above zero")
+    # Each extreme found once: the values are exact, and every comparison of two Fractions multiplies.
+    (least_x, greatest_x), (least_y, greatest_y) = (min(xs), max(xs)), (min(ys), max(ys))
+    if least_x <= 0 or least_y <= 0:
         raise ValueError("a log chart plots values above zero")
     y_title_lines = wrap(y_title, FONT_SIZE, WIDTH - 2 * PADDING)
     top = PADDING + len(y_title_lines) * LINE_HEIGHT + TITLE_GAP
     bottom = top + PLOT_HEIGHT
-    y_all = axis_ticks(ys, y_ladder, format_y)
-    y_low, y_high = y_all[0][0], y_all[-1][0]
+    y_all = axis_ticks(least_y, greatest_y, y_ladder, format_y)
+    y_position = log_scale(y_all[0][0], y_all[-1][0], PLOT_HEIGHT)
     y_steps = thinned(y_all, lambda kept: all(
-        log_position(b[0], y_low, y_high, PLOT_HEIGHT) - log_position(a[0], y_low, y_high, PLOT_HEIGHT) >= LINE_HEIGHT
-        for a, b in pairwise(kept)))
+        y_position(b[0]) - y_position(a[0]) >= LINE_HEIGHT for a, b in pairwise(kept)))
     y_labels_right = PADDING + max(text_width(text, FONT_SIZE) for _value, text in y_steps)
 
-    x_all = axis_ticks(xs, x_ladder, format_x)
+    x_all = axis_ticks(least_x, greatest_x, x_ladder, format_x)
     x_low, x_high = x_all[0][0], x_all[-1][0]
     tick_baseline = bottom + X_TICK_GAP + ASCENT_UNITS
 
@@ -121,10 +133,11 @@ def cost_chart(items, highlighted, x_title, y_title, x_ladder, y_ladder, format_
         # Very long tick labels may overhang the drawing rather than squeeze the plot to nothing.
         left = min(left, WIDTH - PADDING - MIN_PLOT_WIDTH)
         right = max(right, left + MIN_PLOT_WIDTH)
+        x_position = log_scale(x_low, x_high, right - left)
         return tuple(
             Tick(value, position, text, position, tick_baseline)
             for value, text in steps
-            for position in [left + log_position(value, x_low, x_high, right - left)]
+            for position in [left + x_position(value)]
         )
 
     def x_fits(steps):
@@ -137,11 +150,11 @@ def cost_chart(items, highlighted, x_title, y_title, x_ladder, y_ladder, format_
     y_ticks = tuple(
         Tick(value, position, text, plot.left - TICK_GAP, position + MIDDLE_BASELINE)
         for value, text in y_steps
-        for position in [bottom - log_position(value, y_low, y_high, PLOT_HEIGHT)]
+        for position in [bottom - y_position(value)]
     )
+    x_position = log_scale(x_low, x_high, plot.right - plot.left)
     points = tuple(
-        Point(name, x, y, plot.left + log_position(x, x_low, x_high, plot.right - plot.left),
-              plot.bottom - log_position(y, y_low, y_high, PLOT_HEIGHT))
+        Point(name, x, y, plot.left + x_position(x), plot.bottom - y_position(y))
         for (name, _x, _y), x, y in zip(items, xs, ys, strict=True)
     )
     marks = [mark_box(point) for point in points]

@@ -5,11 +5,16 @@ Core and the lower apps may not name an app above them, in Python or in a templa
 the app that owns the page, or the composition on top (``storefront``), registers each part from its
 ``AppConfig.ready()``; templates ask for it by key (``{% site_link "home" %}``, ``{% site_region "header" %}``,
 ``core.templatetags.site_parts``) and Python by ``link_path("home")``. A key nobody registered is a mistake in a
-template or an app, refused loudly (the tests render every page)."""
+template or an app, refused loudly (the tests render every page).
+
+A region's template shows nothing but its context, the active language's translations and URLs: the markup of
+a context is rendered once per language and kept (``core.remembered_markup``), so that a page rendered again after
+a price import, or another page with the same header, pays for neither."""
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
 from django.urls import reverse
+
+from .remembered_markup import render_remembered
 
 _link_view_names = {}
 _regions = {}
@@ -45,4 +50,4 @@ def render_region(key, page_context):
         region = _regions[key]
     except KeyError:
         raise LookupError(f"No app registered the region {key!r} (core.site_parts.register_region).") from None
-    return render_to_string(region.template_name, region.context(page_context))
+    return render_remembered(region.template_name, region.context(page_context))

@@ -84,12 +84,11 @@ class EfficiencyModel:
                 return figure
         raise LookupError(f"no training utilization for {gpu_class}")
 
-    def scaling_rule(self, gpu, gpus):
-        gpu_class = self.gpu_class(gpu)
+    def scaling_rule(self, gpu_class, gpus):
+        """The scaling kept by ``gpus`` GPUs of a class (``gpu_class``): the first rule of the file that matches."""
         return next(rule for rule in self.scaling if rule.matches(gpu_class, gpus))
 
-    def decode_rule(self, gpu, gpus):
-        gpu_class = self.gpu_class(gpu)
+    def decode_rule(self, gpu_class, gpus):
         return next(rule for rule in self.decode if rule.matches(gpu_class, gpus))
 
     def bits_per_weight(self, method_key):

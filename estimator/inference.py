@@ -87,7 +87,7 @@ def inference_row(gpu, required_gb, weights_read_gb, kv_per_sequence, batch, act
     # Tensor parallelism: each GPU reads its share of the weights and the cache, all at once.
     total_bandwidth = count * bandwidth
     ceiling = formulas.memory_bound_tokens_per_second(total_bandwidth, weights_read_gb, kv_per_sequence, batch)
-    rule = model.decode_rule(gpu, count)
+    rule = model.decode_rule(gpu_class, count)
     per_sequence = ceiling * rule.figure.share
     aggregate, compute_bound = per_sequence * batch, False
     peak, _derived = bf16_peak(gpu)

@@ -4,10 +4,11 @@ source, and the check against published runs. Works on GPUs already fetched: no 
 computed from unrounded values and rounded only here, to three significant digits."""
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from catalog import sizing
 from catalog.sizing_methods import sizing_method
@@ -57,8 +58,33 @@ class Chart:
     rows: tuple  # (name, cells…) of every mark
 
 
-def time_ladder():
-    return [(Fraction(hours), format_in_unit(count, unit)) for hours, unit, count in TIME_TICKS]
+@lru_cache(maxsize=16)
+def time_ladder(language):
+    """The time axis's ticks in ``language`` (the active one): the same on every chart."""
+    return tuple((Fraction(hours), format_in_unit(count, unit)) for hours, unit, count in TIME_TICKS)
+
+
+def written_once(write):
+    """``write`` for the exact values (Fractions, ints) of one answer, each distinct value written once:
+    configurations on one scaling rule share their cost, and the chart repeats the table's durations."""
+    texts = {}
+
+    def text(value):
+        key = (value.numerator, value.denominator)  # cheaper to hash than the Fraction itself
+        written = texts.get(key)
+        if written is None:
+            written = texts[key] = write(value)
+        return written
+
+    return text
+
+
+def configuration_names():
+    """``configuration_name`` for the configurations of one answer: the pattern translated once, and each GPU
+    count written once."""
+    pattern, count_text = _("%(gpu)s × %(count)s"), written_once(format_number)
+    return lambda configuration: pattern % {"gpu": configuration.gpu.name,
+                                            "count": count_text(configuration.gpu_count)}
 
 
 def powers_of_ten(low, high, write, digits=(1,)):
@@ -112,25 +138,26 @@ def training_problem(row, cluster_size):
     return ""
 
 
-def configuration_text(configuration):
+def configuration_text(configuration, duration_text=format_duration):
     if configuration is None:
         return None
-    return {"gpus": gpus_text(configuration.gpu_count), "time": format_duration(configuration.wall_clock_hours),
+    return {"gpus": gpus_text(configuration.gpu_count), "time": duration_text(configuration.wall_clock_hours),
             "practical": configuration.practical}
 
 
-def training_rows(estimate):
+def training_rows(estimate, paths, duration_text=format_duration):
     rows = []
     for row in estimate.rows:
         fewest, largest = row.fewest, row.largest
         rows.append({
             "gpu": row.gpu,
+            "path": paths[row.gpu.slug],
             "marks": ([_("Cheapest")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
             "bf16": peak_text(row.peak_tflops, row.peak_derived, "TFLOPS") if row.peak_tflops else "",
             "utilization": format_share(significant(row.best.utilization, 2)) if row.best else "",
             "gpu_hours": format_gpu_hours(row.gpu_hours) if row.gpu_hours is not None else "",
-            "fewest": configuration_text(fewest),
-            "largest": configuration_text(largest) if largest is not fewest else None,
+            "fewest": configuration_text(fewest, duration_text),
+            "largest": configuration_text(largest, duration_text) if largest is not fewest else None,
             "cost": format_usd_estimate(row.cost) if row.cost is not None else (
                 _("No live offer") if row.problem is None else ""),
             "warning": (_("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
@@ -175,7 +202,7 @@ def position(items, item):
     return next(index for index, candidate in enumerate(items) if candidate is item)
 
 
-def training_chart(estimate):
+def training_chart(estimate, duration_text=format_duration):
     priced = [c for c in estimate.configurations if c.cost is not None and c.practical]
     if not priced:
         return None
@@ -193,9 +220,8 @@ def training_chart(estimate):
         highlighted[index] = text
     costs = [c.cost for c in priced]
     low, high = (decade(min(costs)) - 1, decade(max(costs)) + 1)
-    rows = tuple(
-        (configuration_name(c), format_duration(c.wall_clock_hours), format_usd_estimate(c.cost)) for c in priced
-    )
+    name_of, cost_text = configuration_names(), written_once(format_usd_estimate)
+    rows = tuple((name_of(c), duration_text(c.wall_clock_hours), cost_text(c.cost)) for c in priced)
     return Chart(
         key="training-chart",
         title=_("Cost against training time, every configuration"),
@@ -205,7 +231,7 @@ def training_chart(estimate):
         layout=cost_chart(
             [(name, c.wall_clock_hours, c.cost) for (name, _t, _c), c in zip(rows, priced, strict=True)],
             highlighted, _("Wall-clock time (logarithmic)"), _("Cost, US dollars (logarithmic)"),
-            time_ladder(), powers_of_ten(low, high, usd_tick, NICE_DIGITS), format_duration, usd_tick,
+            time_ladder(get_language()), powers_of_ten(low, high, usd_tick, NICE_DIGITS), format_duration, usd_tick,
         ),
         headings=(_("Configuration"), _("Wall-clock time"), _("Cost")),
         rows=rows,
@@ -223,8 +249,10 @@ def tokens_text(billions):
         "count": format_number(value)}
 
 
-def training_context(form, gpus):
+def training_context(form, gpus, paths):
+    """``paths``: {slug: the GPU's page}."""
     estimate = form.estimate(gpus)
+    duration_text = written_once(format_duration)  # the table and the chart show the same durations
     data = form.cleaned_data
     total = sizing.exact(form.model_billion_params())
     model = efficiency_model()
@@ -253,9 +281,9 @@ def training_context(form, gpus):
         "bytes_per_parameter": format_number(data["method"].bytes_per_parameter),
         "cluster": format_number(estimate.cluster_size),
         "cluster_size": estimate.cluster_size,
-        "rows": training_rows(estimate),
+        "rows": training_rows(estimate, paths, duration_text),
         "recommended": recommended_training(estimate),
-        "chart": training_chart(estimate),
+        "chart": training_chart(estimate, duration_text),
     }
 
 
@@ -278,15 +306,16 @@ def tokens_per_second(value):
         "tokens": format_number(value)}
 
 
-def inference_rows(estimate):
+def inference_rows(estimate, paths, speed_text=tokens_per_second):
     return [{
         "gpu": row.gpu,
+        "path": paths[row.gpu.slug],
         "marks": [_("Cheapest")] if row.cheapest else [],
         "gpus": gpus_text(row.gpu_count) if row.gpu_count else "",
         "bandwidth": peak_text(row.bandwidth_gbs, row.bandwidth_derived, "GB/s") if row.bandwidth_gbs else "",
         "ceiling": tokens_per_second(row.ceiling_per_sequence) if row.ceiling_per_sequence else "",
         "decode_share": format_share(row.decode_share.figure.share) if row.decode_share else "",
-        "per_sequence": tokens_per_second(row.per_sequence) if row.per_sequence else "",
+        "per_sequence": speed_text(row.per_sequence) if row.per_sequence else "",
         "aggregate": tokens_per_second(row.aggregate) if row.aggregate else "",
         "compute_bound": row.compute_bound,
         "hourly": format_usd_estimate(row.hourly_cost) if row.hourly_cost is not None else "",
@@ -306,12 +335,13 @@ def recommended_inference(estimate):
                 "price": format_usd_rate(row.usd_per_million), "speed": tokens_per_second(row.per_sequence)}}
 
 
-def inference_chart(estimate):
+def inference_chart(estimate, speed_text=tokens_per_second):
     priced = [row for row in estimate.rows if row.usd_per_million is not None]
     if not priced:
         return None
-    rows = tuple((configuration_name(row), tokens_per_second(row.per_sequence),
-                  format_usd_rate(row.usd_per_million)) for row in priced)
+    name_of = configuration_names()
+    rows = tuple((name_of(row), speed_text(row.per_sequence), format_usd_rate(row.usd_per_million))
+                 for row in priced)
     highlighted = {index: _("Cheapest: %(configuration)s") % {"configuration": rows[index][0]}
                    for index, row in enumerate(priced) if row.cheapest}
     fastest = max(range(len(priced)), key=lambda index: priced[index].per_sequence)
@@ -338,8 +368,10 @@ def inference_chart(estimate):
     )
 
 
-def inference_context(form, gpus):
+def inference_context(form, gpus, paths):
+    """``paths``: {slug: the GPU's page}."""
     estimate = form.estimate(gpus)
+    speed_text = written_once(tokens_per_second)  # the table and the chart show the same speeds
     requirement = form.requirement()
     shape = requirement.shape
     bits = estimate.bits_per_weight
@@ -361,9 +393,9 @@ def inference_context(form, gpus):
         "context_tokens": format_number(estimate.context_tokens),
         "context_count": estimate.context_tokens,
         "shape": shape,
-        "rows": inference_rows(estimate),
+        "rows": inference_rows(estimate, paths, speed_text),
         "recommended": recommended_inference(estimate),
-        "chart": inference_chart(estimate),
+        "chart": inference_chart(estimate, speed_text),
     }
 
 

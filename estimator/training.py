@@ -6,8 +6,10 @@ Works on GPUs already fetched (anything with ``memory_gb``, ``bf16_dense_tflops`
 ``name`` and the fields ``efficiency`` classes by): no queries, no Django. Exact arithmetic throughout; the
 page rounds only what it shows.
 """
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 
 from catalog import sizing
 
@@ -50,11 +52,12 @@ class TrainingRow:
     def largest(self):
         return self.configurations[-1] if self.configurations else None
 
-    @property
+    # Worked out once per row (the page asks for them row after row); a frozen row never changes.
+    @cached_property
     def practical_configurations(self):
         return tuple(c for c in self.configurations if c.practical)
 
-    @property
+    @cached_property
     def best(self):
         """The configuration the row stands for: the cheapest practical one (the fewest GPUs on a tie), else the
         cheapest of all."""
@@ -91,11 +94,11 @@ class TrainingEstimate:
     rows: tuple
     configurations: tuple = field(default=())  # every one considered, for the chart
 
-    @property
+    @cached_property
     def cheapest(self):
         return [row for row in self.rows if row.cheapest]
 
-    @property
+    @cached_property
     def fastest(self):
         return [configuration for configuration in self.configurations if configuration.fastest]
 
@@ -109,6 +112,7 @@ def default_billion_tokens(method, compute_billion_params, model):
 
 
 def training_row(gpu, flops, utilization, required_gb, counts, model):
+    """``gpu``'s configurations: each of ``counts`` (ascending) from the fewest GPUs that hold ``required_gb``."""
     peak, derived = bf16_peak(gpu)
     gpu_class = model.gpu_class(gpu)
     if peak is None:
@@ -116,19 +120,34 @@ def training_row(gpu, flops, utilization, required_gb, counts, model):
     figure = None if utilization is not None else model.training_utilization(gpu)
     base = utilization if utilization is not None else figure.share
     price = gpu.price_usd_per_hour
+    memory_gb = sizing.exact(gpu.memory_gb)
+    # More GPUs hold at least as much: every count from the fewest that hold the model fits (found by halving).
+    fewest = bisect_left(counts, True, key=lambda count: sizing.fits(required_gb, memory_gb, count))
+    # The GPU-hours and the cost depend on the count only through the scaling kept: once per scaling rule.
+    per_rule = {}
     configurations = []
-    for count in counts:
-        if not sizing.fits(required_gb, gpu.memory_gb, count):
-            continue
-        rule = model.scaling_rule(gpu, count)
-        effective = base * rule.figure.share
-        hours = formulas.gpu_hours(flops, peak, effective)
+    for count in counts[fewest:]:
+        rule = model.scaling_rule(gpu_class, count)
+        if id(rule) not in per_rule:
+            effective = base * rule.figure.share
+            hours = formulas.gpu_hours(flops, peak, effective)
+            per_rule[id(rule)] = (effective, hours,
+                                  formulas.training_cost(hours, price) if price is not None else None)
+        effective, hours, cost = per_rule[id(rule)]
         configurations.append(TrainingConfiguration(
-            gpu, count, effective, hours, formulas.wall_clock_hours(hours, count),
-            formulas.training_cost(hours, price) if price is not None else None, rule.practical,
+            gpu, count, effective, hours, formulas.wall_clock_hours(hours, count), cost, rule.practical,
         ))
     row = TrainingRow(gpu, gpu_class, peak, derived, figure, tuple(configurations))
     return row if configurations else replace(row, problem=TOO_SMALL)
+
+
+def marked_row(row, least_cost, least_time):
+    """``row`` with its mark as the cheapest, and its configurations' as the fastest (among practical ones)."""
+    return replace(
+        row, cheapest=row.practical and row.cost is not None and row.cost == least_cost,
+        configurations=tuple(replace(c, fastest=True) if c.practical and c.wall_clock_hours == least_time else c
+                             for c in row.configurations),
+    )
 
 
 def training_estimate(gpus, model_billion_params, method, billion_tokens=None, utilization=None,
@@ -156,12 +175,7 @@ def training_estimate(gpus, model_billion_params, method, billion_tokens=None, u
     costs = [row.cost for row in rows if row.practical and row.cost is not None]
     times = [c.wall_clock_hours for row in rows for c in row.practical_configurations]
     least_cost, least_time = min(costs, default=None), min(times, default=None)
-    marked = [
-        replace(row, cheapest=row.practical and row.cost is not None and row.cost == least_cost,
-                configurations=tuple(replace(c, fastest=c.practical and c.wall_clock_hours == least_time)
-                                     for c in row.configurations))
-        for row in rows
-    ]
+    marked = [marked_row(row, least_cost, least_time) for row in rows]
     order = {None: 0, TOO_SMALL: 3, NO_BF16: 4}
 
     def rank(row):

@@ -2,10 +2,10 @@
 tokens cost), each a GET form whose answer is on the same page."""
 from django.shortcuts import render
 from django.utils.text import get_text_list
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog import sizing
-from catalog.models import GPU, ModelPreset
 from catalog.sizing_methods import SIZING_METHODS, calculator_label, calculator_name
 from catalog.views import query_paths
 from core.formatting import format_share
@@ -13,7 +13,8 @@ from core.page_cache import cached_page, canonical_page
 from core.pages import page_context
 
 from .fit import configurations
-from .forms import ANSWERS, FITS, INFERENCE, TRAINING, CalculatorForm, InferenceForm, TrainingForm, answer_of
+from .forms import FITS, INFERENCE, TRAINING, CalculatorForm, InferenceForm, TrainingForm, answer_of
+from .page_parts import calculator_parts
 from .texts import (
     assumption_figures,
     inference_context,
@@ -41,52 +42,89 @@ def calculator_texts(answer):
               "it fits, on how many GPUs, and what they cost per hour."))
 
 
-def calculator_result(answer, form, context):
+def with_actions(recommended, parts, language):
+    """The recommendation with its actions (the signup with its GPUs, the price alert): they show the GPU and its
+    count alone, rendered once per content version and language (``page_parts``)."""
+    if recommended is not None:
+        gpu, count = recommended["gpu"], recommended["count"]
+        recommended["actions"] = parts.rendered(("recommended actions", gpu.slug, count), language,
+                                                "includes/estimator/recommended_actions.html",
+                                                lambda: {"gpu": gpu, "count": count})
+    return recommended
+
+
+def calculator_result(answer, form, parts, language):
     """The answer to a valid form: the estimator's for training and inference, the sizing answer otherwise."""
-    gpus = context["gpus"]
+    result = answer_result(answer, form, parts, language)
+    result["recommended"] = with_actions(result["recommended"], parts, language)
+    return result
+
+
+def answer_result(answer, form, parts, language):
+    gpus = parts.gpus
+    paths = parts.gpu_paths(language)
     if answer == TRAINING:
-        return training_context(form, gpus)
+        return training_context(form, gpus, paths)
     if answer == INFERENCE:
-        return inference_context(form, gpus)
+        return inference_context(form, gpus, paths)
     requirement = form.requirement()
     ranked = configurations(gpus, requirement.total_gb)
+    largest = max(sizing.CALCULATOR_GPU_COUNTS)
     return {
         "requirement": requirement,
         "method_name": calculator_name(requirement.method),
-        "configurations": ranked,
+        # A GPU's row shows the GPU and its fewest GPUs alone: rendered once per GPU count (``page_parts``).
+        "rows": [parts.rendered(("configuration row", c.gpu.slug, c.gpu_count), language,
+                                "includes/estimator/calculator_result_row.html",
+                                lambda c=c: {"configuration": c, "count": largest, "path": paths[c.gpu.slug]})
+                 for c in ranked],
         "recommended": recommended_configuration(ranked),
         "bytes_per_parameter": requirement.method.bytes_per_parameter,
-        "largest_gpu_count": context["largest_gpu_count"],
-        "kv_bytes": context["kv_bytes"],
+        "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
     }
+
+
+def gpu_counts_text():
+    return get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or"))
+
+
+def assumptions_context():
+    return {"methods": [calculator_label(method) for method in SIZING_METHODS],
+            "usable_share": format_share(sizing.USABLE_MEMORY_SHARE), "gpu_counts_text": gpu_counts_text(),
+            "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE}
+
+
+def content_parts(answer, gpus):
+    """The parts of a tab that show the content alone, each (its name in the page's context, its template, its
+    context), rendered once per content version and language (``page_parts``)."""
+    tabs = ("tabs", "includes/estimator/calculator_tabs.html", lambda: {"answer": answer})
+    if answer == FITS:
+        return [tabs, ("assumptions", "includes/estimator/calculator_assumptions.html", assumptions_context)]
+    kind = "training" if answer == TRAINING else "decode"
+    return [
+        tabs,
+        ("assumptions", f"includes/estimator/calculator_{answer}_assumptions.html",
+         lambda: {"figures": assumption_figures()}),
+        ("published_runs", "includes/estimator/published_runs.html",
+         lambda: {"runs": published_run_rows(gpus), "kind": kind}),
+    ]
 
 
 @cached_page(query=CALCULATOR_QUERY)
 def calculator(request):
-    presets = list(ModelPreset.objects.all())
-    gpus = list(GPU.objects.all())
+    parts = calculator_parts()
     answer = answer_of(request.GET)
     form_class = CALCULATOR_FORMS[answer]
     submitted = any(name in request.GET for name in form_class.base_fields)
-    form = form_class(request.GET if submitted else None, presets=presets)
+    form = form_class(request.GET if submitted else None, presets=parts.presets)
     query = ([] if answer == FITS else [("answer", answer)]) + (form.query_pairs() if submitted else [])
     title, description = calculator_texts(answer)
     context = page_context(request, query_paths("estimator:calculator", query), title=title, description=description)
-    context.update({
-        "form": form,
-        "answer": answer,
-        "answers": ANSWERS,
-        "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
-        "gpu_counts_text": get_text_list([str(count) for count in sizing.CALCULATOR_GPU_COUNTS], _("or")),
-        "largest_gpu_count": max(sizing.CALCULATOR_GPU_COUNTS),
-        "methods": [calculator_label(method) for method in SIZING_METHODS],
-        "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
-        "figures": assumption_figures(),
-        "gpus": gpus,
-    })
-    if answer in (TRAINING, INFERENCE):
-        context["published_runs"] = published_run_rows(gpus)
+    language = get_language()
+    context.update({"form": form, "answer": answer, "gpu_counts_text": gpu_counts_text()})
+    for name, template_name, make_context in content_parts(answer, parts.gpus):
+        context[name] = parts.rendered((name, answer), language, template_name, make_context)
     if form.is_valid():
-        context["result"] = calculator_result(answer, form, context)
+        context["result"] = calculator_result(answer, form, parts, language)
     # Cached: each tab with no input (``?answer=…`` alone, or nothing); any input is rendered uncached.
     return canonical_page(render(request, "estimator/calculator.html", context), None if submitted else query)

@@ -5,9 +5,9 @@ few hundred rows; the header links to the workloads, pages cross-link them, and 
 on most pages. Each app server process keeps one snapshot, tagged with the content version it was loaded
 under, and loads a new one when an editor's change has bumped the version (``core.content_version``,
 shared by every server through the cache). A page that is not in the page cache then renders from
-memory; the first page rendered after a change pays for the reload (6 queries). A workload's table and
-chart show nothing but the snapshot's content, so their markup is rendered once per snapshot and language
-too: they are most of a workload page's template work.
+memory; the first page rendered after a change pays for the reload (6 queries). A workload page's article
+(its table, chart, explainers, FAQs, calls to action and cross-links) shows nothing but the snapshot's content,
+so its markup is rendered once per snapshot and language too.
 
 Model instances in the snapshot are shared by every request of the process: read them, never change them.
 Their translated fields read in whatever language is active, so one snapshot serves every language."""
@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 from django.template.loader import render_to_string
 
 from catalog.gpu_tables import GPUTable
+from catalog.price_freshness import prices_freshness
 from core.per_version import PerContentVersion
 
 from .charts import workload_chart
@@ -69,23 +70,22 @@ class WorkloadContent:
             self._charts[key] = workload_chart(workload)
         return self._charts[key]
 
-    def table_markup(self, workload, language):
-        """The table of ``workload``'s page (cards, then the full table) in ``language`` (the active one), rendered
-        once per snapshot."""
-        return self._rendered("includes/workloads/workload_table.html", workload, language, {
-            "columns": list(workload.columns.all()), "table_rows": self.table(workload, language),
-        })
-
-    def chart_markup(self, workload, language):
-        """The chart of ``workload``'s page with its data table in ``language`` (the active one), rendered once
-        per snapshot."""
-        return self._rendered("includes/charts/scatter_chart.html", workload, language,
-                              {"chart": self.chart(workload, language)})
-
-    def _rendered(self, template_name, workload, language, context):
-        key = (template_name, workload.pk, language)
+    def article_markup(self, workload, language):
+        """The article of ``workload``'s page in ``language`` (the active one), rendered once per snapshot: it
+        shows nothing but the snapshot's content (its table and chart are most of a page's template work)."""
+        key = (workload.pk, language)
         if key not in self._markup:
-            self._markup[key] = render_to_string(template_name, context)
+            self._markup[key] = render_to_string("includes/workloads/workload_article.html", {
+                "workload": workload,
+                "path": self.path(workload, language),
+                "columns": list(workload.columns.all()),
+                "table_rows": self.table(workload, language),
+                "chart": self.chart(workload, language),
+                "prices_freshness": prices_freshness(row.gpu for row in workload.rows.all()),
+                "other_workloads": self.links(
+                    [other for other in self.named_in(language) if other.pk != workload.pk], language),
+                "calls_to_action": self.calls_to_action,
+            })
         return self._markup[key]
 
     def gpu_tables(self, language):

@@ -2,7 +2,6 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import translation
 
-from catalog.price_freshness import prices_freshness
 from core.page_cache import cached_page
 from core.pages import page_context
 
@@ -31,13 +30,5 @@ def workload_detail(request, slug):
     paths = {code: content.path(workload, code) for code in workload.page_languages()}
     context = page_context(request, paths, title=workload.title, description=workload.summary or workload.intro,
                            structured_data=[faq_page(workload)])
-    context.update({
-        "prices_freshness": prices_freshness(row.gpu for row in workload.rows.all()),
-        "workload": workload,
-        "table": content.table_markup(workload, language),
-        "chart": content.chart_markup(workload, language),
-        "other_workloads": content.links(
-            [other for other in content.named_in(language) if other.pk != workload.pk], language),
-        "calls_to_action": content.calls_to_action,
-    })
+    context["article"] = content.article_markup(workload, language)
     return render(request, "workloads/workload_detail.html", context)

@@ -2,40 +2,27 @@
 ``{% gpu_signup_action gpu via="catalogue" %}`` (optionally ``count=8``, ``style="button"``): what the apps
 above the catalogue registered for a GPU's page, its calculator row and any priced row
 (``catalog.gpu_page_panels``), rendered in place, each from its own template and context only."""
-from functools import lru_cache
-
 from django import template
 from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.safestring import mark_safe
+
+from core.remembered_markup import render_remembered
 
 from .. import gpu_page_panels as registry
 
 register = template.Library()
 
 
-# Signup actions kept rendered: one per GPU and page kind in each language, whatever the number of pages.
-REMEMBERED_ACTIONS = 2048
-
-
 def render_all(fragments):
     return mark_safe("".join(render_to_string(fragment.template_name, fragment.context) for fragment in fragments))
 
 
-@lru_cache(maxsize=REMEMBERED_ACTIONS)
-def rendered_action(language, template_name, context_items):
-    return render_to_string(template_name, dict(context_items))
-
-
 def render_actions(fragments):
-    """Like ``render_all``, each rendered once per language and context: a catalogue or a table has one in every
-    row, and a signup action is visitor-independent by contract (``register_signup_action``) and given only
-    texts and numbers, so the same context always renders the same link."""
-    language = translation.get_language()
-    return mark_safe("".join(
-        rendered_action(language, fragment.template_name, tuple(sorted(fragment.context.items())))
-        for fragment in fragments
-    ))
+    """Like ``render_all``, each rendered once per language and context (``core.remembered_markup``): a catalogue
+    or a table has one in every row, and a signup action is visitor-independent by contract
+    (``register_signup_action``) and given only texts and numbers, so the same context always renders the same
+    link."""
+    return mark_safe("".join(render_remembered(fragment.template_name, fragment.context) for fragment in fragments))
 
 
 @register.simple_tag
