@@ -101,7 +101,6 @@ def render_remembered(template_name, context):
     return mark_safe(remembered(key, lambda: render_to_string(template_name, context)))
 
 
-
 def choices_look(choices):
     """Choices as plain text (labels may be lazy translations)."""
     return tuple((str(value), str(label)) for value, label in choices)

@@ -64,29 +64,6 @@ def time_ladder(language):
     return tuple((Fraction(hours), format_in_unit(count, unit)) for hours, unit, count in TIME_TICKS)
 
 
-def written_once(write):
-    """``write`` for the exact values (Fractions, ints) of one answer, each distinct value written once:
-    configurations on one scaling rule share their cost, and the chart repeats the table's durations."""
-    texts = {}
-
-    def text(value):
-        key = (value.numerator, value.denominator)  # cheaper to hash than the Fraction itself
-        written = texts.get(key)
-        if written is None:
-            written = texts[key] = write(value)
-        return written
-
-    return text
-
-
-def configuration_names():
-    """``configuration_name`` for the configurations of one answer: the pattern translated once, and each GPU
-    count written once."""
-    pattern, count_text = _("%(gpu)s × %(count)s"), written_once(format_number)
-    return lambda configuration: pattern % {"gpu": configuration.gpu.name,
-                                            "count": count_text(configuration.gpu_count)}
-
-
 def powers_of_ten(low, high, write, digits=(1,)):
     """Ticks at ``digits`` (1; or 1, 2 and 5) times each power of ten from 10**low to 10**high."""
     values = [digit * Fraction(10) ** n for n in range(low, high + 1) for digit in digits]
@@ -138,14 +115,14 @@ def training_problem(row, cluster_size):
     return ""
 
 
-def configuration_text(configuration, duration_text=format_duration):
+def configuration_text(configuration):
     if configuration is None:
         return None
-    return {"gpus": gpus_text(configuration.gpu_count), "time": duration_text(configuration.wall_clock_hours),
+    return {"gpus": gpus_text(configuration.gpu_count), "time": format_duration(configuration.wall_clock_hours),
             "practical": configuration.practical}
 
 
-def training_rows(estimate, paths, duration_text=format_duration):
+def training_rows(estimate, paths):
     rows = []
     for row in estimate.rows:
         fewest, largest = row.fewest, row.largest
@@ -156,8 +133,8 @@ def training_rows(estimate, paths, duration_text=format_duration):
             "bf16": peak_text(row.peak_tflops, row.peak_derived, "TFLOPS") if row.peak_tflops else "",
             "utilization": format_share(significant(row.best.utilization, 2)) if row.best else "",
             "gpu_hours": format_gpu_hours(row.gpu_hours) if row.gpu_hours is not None else "",
-            "fewest": configuration_text(fewest, duration_text),
-            "largest": configuration_text(largest, duration_text) if largest is not fewest else None,
+            "fewest": configuration_text(fewest),
+            "largest": configuration_text(largest) if largest is not fewest else None,
             "cost": format_usd_estimate(row.cost) if row.cost is not None else (
                 _("No live offer") if row.problem is None else ""),
             "warning": (_("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
@@ -202,7 +179,7 @@ def position(items, item):
     return next(index for index, candidate in enumerate(items) if candidate is item)
 
 
-def training_chart(estimate, duration_text=format_duration):
+def training_chart(estimate):
     priced = [c for c in estimate.configurations if c.cost is not None and c.practical]
     if not priced:
         return None
@@ -220,8 +197,9 @@ def training_chart(estimate, duration_text=format_duration):
         highlighted[index] = text
     costs = [c.cost for c in priced]
     low, high = (decade(min(costs)) - 1, decade(max(costs)) + 1)
-    name_of, cost_text = configuration_names(), written_once(format_usd_estimate)
-    rows = tuple((name_of(c), duration_text(c.wall_clock_hours), cost_text(c.cost)) for c in priced)
+    rows = tuple(
+        (configuration_name(c), format_duration(c.wall_clock_hours), format_usd_estimate(c.cost)) for c in priced
+    )
     return Chart(
         key="training-chart",
         title=_("Cost against training time, every configuration"),
@@ -252,7 +230,6 @@ def tokens_text(billions):
 def training_context(form, gpus, paths):
     """``paths``: {slug: the GPU's page}."""
     estimate = form.estimate(gpus)
-    duration_text = written_once(format_duration)  # the table and the chart show the same durations
     data = form.cleaned_data
     total = sizing.exact(form.model_billion_params())
     model = efficiency_model()
@@ -281,9 +258,9 @@ def training_context(form, gpus, paths):
         "bytes_per_parameter": format_number(data["method"].bytes_per_parameter),
         "cluster": format_number(estimate.cluster_size),
         "cluster_size": estimate.cluster_size,
-        "rows": training_rows(estimate, paths, duration_text),
+        "rows": training_rows(estimate, paths),
         "recommended": recommended_training(estimate),
-        "chart": training_chart(estimate, duration_text),
+        "chart": training_chart(estimate),
     }
 
 
@@ -306,7 +283,7 @@ def tokens_per_second(value):
         "tokens": format_number(value)}
 
 
-def inference_rows(estimate, paths, speed_text=tokens_per_second):
+def inference_rows(estimate, paths):
     return [{
         "gpu": row.gpu,
         "path": paths[row.gpu.slug],
@@ -315,7 +292,7 @@ def inference_rows(estimate, paths, speed_text=tokens_per_second):
         "bandwidth": peak_text(row.bandwidth_gbs, row.bandwidth_derived, "GB/s") if row.bandwidth_gbs else "",
         "ceiling": tokens_per_second(row.ceiling_per_sequence) if row.ceiling_per_sequence else "",
         "decode_share": format_share(row.decode_share.figure.share) if row.decode_share else "",
-        "per_sequence": speed_text(row.per_sequence) if row.per_sequence else "",
+        "per_sequence": tokens_per_second(row.per_sequence) if row.per_sequence else "",
         "aggregate": tokens_per_second(row.aggregate) if row.aggregate else "",
         "compute_bound": row.compute_bound,
         "hourly": format_usd_estimate(row.hourly_cost) if row.hourly_cost is not None else "",
@@ -335,13 +312,12 @@ def recommended_inference(estimate):
                 "price": format_usd_rate(row.usd_per_million), "speed": tokens_per_second(row.per_sequence)}}
 
 
-def inference_chart(estimate, speed_text=tokens_per_second):
+def inference_chart(estimate):
     priced = [row for row in estimate.rows if row.usd_per_million is not None]
     if not priced:
         return None
-    name_of = configuration_names()
-    rows = tuple((name_of(row), speed_text(row.per_sequence), format_usd_rate(row.usd_per_million))
-                 for row in priced)
+    rows = tuple((configuration_name(row), tokens_per_second(row.per_sequence),
+                  format_usd_rate(row.usd_per_million)) for row in priced)
     highlighted = {index: _("Cheapest: %(configuration)s") % {"configuration": rows[index][0]}
                    for index, row in enumerate(priced) if row.cheapest}
     fastest = max(range(len(priced)), key=lambda index: priced[index].per_sequence)
@@ -371,7 +347,6 @@ def inference_chart(estimate, speed_text=tokens_per_second):
 def inference_context(form, gpus, paths):
     """``paths``: {slug: the GPU's page}."""
     estimate = form.estimate(gpus)
-    speed_text = written_once(tokens_per_second)  # the table and the chart show the same speeds
     requirement = form.requirement()
     shape = requirement.shape
     bits = estimate.bits_per_weight
@@ -393,9 +368,9 @@ def inference_context(form, gpus, paths):
         "context_tokens": format_number(estimate.context_tokens),
         "context_count": estimate.context_tokens,
         "shape": shape,
-        "rows": inference_rows(estimate, paths, speed_text),
+        "rows": inference_rows(estimate, paths),
         "recommended": recommended_inference(estimate),
-        "chart": inference_chart(estimate, speed_text),
+        "chart": inference_chart(estimate),
     }
 
 
