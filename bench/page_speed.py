@@ -31,25 +31,39 @@ from workloads.models import Workload  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CATALOGUE_ROUNDS = min(ROUNDS, 3)
-# Every price import bumps the content version, so each kind of page is rendered again on its next visit:
-# an uncached render of each is measured, in Spanish (the language with the most formatting rules).
+# Every price import bumps the content version, so each page a visit can find in the page cache is rendered again on
+# its next visit: an uncached render of each kind is measured, in Spanish (the language with the most formatting
+# rules), against the target. The calculator's answers (any input) are never cached, whatever the content version:
+# their figures are printed beside, as the price of an answer, without that target.
 UNCACHED_TARGET = 0.25
 
 
 def page_paths():
-    """The page of each kind the benchmark renders uncached, by name."""
+    """The page of each kind a content change renders again, by name."""
     with translation.override("es"):
+        calculator = reverse("estimator:calculator")
         return {
             "workload page": Workload.objects.get(key="llm-training").get_absolute_url("es"),
             "GPU page": GPU.objects.get(slug="h100-sxm").get_absolute_url("es"),
             "catalogue": reverse("catalog:gpu_list"),
             "compare": reverse("catalog:compare") + "?workload=llm-training",
-            "calculator (fit)": reverse("estimator:calculator") + "?size=70&method=full_adam",
-            "calculator (training)": reverse("estimator:calculator")
-            + "?answer=training&size=70&method=full_adam&tokens=15000&cluster=4096",
-            "calculator (inference)": reverse("estimator:calculator")
-            + "?answer=inference&size=70&method=weights_8bit&shape=llama-3-1-70b&context=8192&batch=16",
+            "calculator (fit tab)": calculator,
+            "calculator (training tab)": calculator + "?answer=training",
+            "calculator (inference tab)": calculator + "?answer=inference",
         }
+
+
+def answer_paths():
+    """A calculator answer of each kind, by name: rendered on every request."""
+    with translation.override("es"):
+        calculator = reverse("estimator:calculator")
+    return {
+        "calculator answer (fit)": calculator + "?size=70&method=full_adam",
+        "calculator answer (training)": calculator + "?answer=training&size=70&method=full_adam&tokens=15000"
+                                                     "&cluster=4096",
+        "calculator answer (inference)": calculator + "?answer=inference&size=70&method=weights_8bit"
+                                                      "&shape=llama-3-1-70b&context=8192&batch=16",
+    }
 
 
 def queries_for(path):
@@ -102,7 +116,7 @@ def main():
     call_command("migrate", verbosity=0)
     call_command("load_launch_content", stdout=io.StringIO())
     call_command("collectstatic", interactive=False, verbosity=0)
-    pages = page_paths()
+    pages, answers = page_paths(), answer_paths()
     workload_path, catalogue_path = pages["workload page"], pages["catalogue"]
     settings.PAGE_CACHE_ENABLED = False  # in this process only: queries and times of a render
     (after_change, loaded), page_bytes = queries_for(workload_path)
@@ -111,7 +125,7 @@ def main():
     static_copy.write_bytes(page_bytes)
     print(f"workload page: {len(page_bytes)} bytes; uncached: {after_change} queries the first time after a "
           f"content change, {loaded} after")
-    for name, path in pages.items():
+    for name, path in {**pages, **answers}.items():
         times = render_times(path)
         print(f"{name} render in-process: " + ", ".join(f"{ms:.1f} ms {state}" for state, ms in times.items()))
 
@@ -124,6 +138,7 @@ def main():
                 "static file": wrk(cached + "/static/bench/workload-page.html", seconds=5),
                 "cached page": wrk(cached + workload_path, seconds=5),
                 **{f"uncached: {name}": wrk(uncached + path, seconds=5) for name, path in pages.items()},
+                **{name: wrk(uncached + path, seconds=5) for name, path in answers.items()},
                 "/healthz": wrk(cached + "/healthz", seconds=5),
             })
         catalogue_rounds = []
@@ -148,6 +163,9 @@ def main():
     for name, target in targets:
         ratio = statistics.median(figures[name]["rps"] / figures["static file"]["rps"] for figures in rounds)
         print(f"{name} / static file: {ratio:.2f}× (median of {ROUNDS} rounds; target {target})")
+    for name in answers:
+        ratio = statistics.median(figures[name]["rps"] / figures["static file"]["rps"] for figures in rounds)
+        print(f"{name} / static file: {ratio:.2f}× (median of {ROUNDS} rounds; never cached, no target)")
     slowdowns = []
     for n, figures in enumerate(catalogue_rounds, start=1):
         (small, small_queries), (large, large_queries) = figures[100], figures[1000]

@@ -1,7 +1,9 @@
 """The catalogue of every GPU: filtered by vendor and minimum memory, sorted best first by a key spec,
 the price, the price per GB of memory, or the change of the price over 7 days (the largest drop or rise first);
 GPUs without the figure come last."""
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import NamedTuple
 from urllib.parse import urlencode
 
@@ -37,14 +39,12 @@ DEFAULT_SORT = "memory"
 SORT_CHOICES = [(key, label) for key, (label, _field, _direction) in SORTS.items()]
 
 
-def catalogue_gpus(vendor=None, min_memory_gb=None, sort=DEFAULT_SORT, now=None):
-    """The GPUs, each with ``price_per_gb``, ``earlier_price`` (its price history's price ``CHANGE_DAYS`` before
-    ``now``, None when it had none) and ``change_7d`` (the share by which the price changed since): one query."""
-    _label, field, direction = SORTS[sort]
-    cutoff = (now or timezone.now()) - timedelta(days=CHANGE_DAYS)
+def annotated_gpus(cutoff):
+    """Every GPU with ``price_per_gb``, ``earlier_price`` (its price history's price at ``cutoff``, None when it had
+    none), ``change_7d`` (the share by which the price changed since) and the ranked figures: one query."""
     earlier = PricePoint.objects.filter(gpu=OuterRef("pk"), time__lte=cutoff).order_by("-time", "-pk")
     decimal = DecimalField(max_digits=16, decimal_places=8)
-    gpus = GPU.objects.annotate(
+    return GPU.objects.annotate(
         price_per_gb=ExpressionWrapper(F("price_usd_per_hour") / F("memory_gb"), output_field=decimal),
         earlier_price=Subquery(earlier.values("usd_per_hour")[:1]),
         bandwidth_ranked=Coalesce("bandwidth_gbs", DERIVED_FIELDS["bandwidth_gbs"]),
@@ -52,12 +52,48 @@ def catalogue_gpus(vendor=None, min_memory_gb=None, sort=DEFAULT_SORT, now=None)
     ).annotate(change_7d=ExpressionWrapper(
         (F("price_usd_per_hour") - F("earlier_price")) / NullIf(F("earlier_price"), 0), output_field=decimal,
     ))
-    if vendor:
-        gpus = gpus.filter(vendor=vendor)
-    if min_memory_gb is not None:
-        gpus = gpus.filter(memory_gb__gte=min_memory_gb)
-    ordering = F(field).desc(nulls_last=True) if direction == "descending" else F(field).asc(nulls_last=True)
-    return gpus.order_by(ordering, "name")
+
+
+@dataclass(frozen=True)
+class PricedGPUs:
+    """Every GPU as ``annotated_gpus`` reads it, in name order (the database's collation), and the vendors in
+    order, as of one minute of one content version."""
+    version: int
+    minute: datetime
+    gpus: tuple
+    vendors: tuple
+
+
+_latest = None  # the PricedGPUs this process read last
+
+
+def priced_gpus(now=None):
+    """The GPUs with their price change over ``CHANGE_DAYS`` days up to ``now``'s minute: read once per content
+    version and minute in each process (two queries), so that a page rendered again, whatever its filters and
+    order, reads nothing. Only an editor's change or an import changes the stored figures (both move the content
+    version); the change over 7 days moves with the clock, counted to the minute."""
+    global _latest
+    minute = (now or timezone.now()).replace(second=0, microsecond=0)
+    version = content_version()
+    latest = _latest
+    if latest is None or latest.version != version or latest.minute != minute:
+        latest = _latest = PricedGPUs(
+            version, minute, tuple(annotated_gpus(minute - timedelta(days=CHANGE_DAYS)).order_by("name")),
+            tuple(GPU.objects.order_by("vendor").values_list("vendor", flat=True).distinct()),
+        )
+    return latest
+
+
+def catalogue_gpus(priced, vendor=None, min_memory_gb=None, sort=DEFAULT_SORT):
+    """``priced``'s GPUs of ``vendor`` with at least ``min_memory_gb``, in ``sort``'s order (GPUs without the
+    figure last), then by name."""
+    _label, field, direction = SORTS[sort]
+    chosen = [gpu for gpu in priced.gpus
+              if (not vendor or gpu.vendor == vendor) and (min_memory_gb is None or gpu.memory_gb >= min_memory_gb)]
+    known = [gpu for gpu in chosen if getattr(gpu, field) is not None]
+    # A stable sort, reversed or not, keeps GPUs with equal figures in name order.
+    known.sort(key=attrgetter(field), reverse=direction == "descending")
+    return known + [gpu for gpu in chosen if getattr(gpu, field) is None]
 
 
 def price_per_gb_hour(gpu):
@@ -117,11 +153,12 @@ def catalogue_row(gpu, columns):
     )
 
 
-def catalogue_table(gpus, sort, filters):
+def catalogue_table(priced, gpus, sort, filters):
     """Headings (a sortable one links to its order, or, sorted by it, to its next order, keeping ``filters``) and
-    a row per GPU. A GPU's row shows its stored figures, which only an editor's change or an import changes (both
-    move the content version), and its price change over 7 days: it is rendered once per content version,
-    language and price change, and kept (``core.remembered_markup``), whatever the filters and order."""
+    a row per GPU (of ``gpus``, read in ``priced``). A GPU's row shows its stored figures, which only an editor's
+    change or an import changes (both move the content version), and its price change over 7 days: it is rendered
+    once per content version, language and price change, and kept (``core.remembered_markup``), whatever the
+    filters and order."""
     columns = catalogue_columns()
     headings = []
     for keys, label, _text in columns:
@@ -132,7 +169,7 @@ def catalogue_table(gpus, sort, filters):
             "label": label, "link": f"?{query}" if key else None,
             "sorted": SORTS[sort][2] if sort in orders else None,
         })
-    version, language = content_version(), get_language()
+    version, language = priced.version, get_language()
     rows = [remembered(("catalogue-row", version, language, gpu.pk, gpu.change_7d),
                        lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
     return headings, rows

@@ -11,7 +11,6 @@ from django.utils.safestring import mark_safe
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
-from core.content_version import content_version
 from core.formatting import format_date_time, format_long_date, format_share
 from core.page_cache import cached_page, canonical_page
 from core.pages import page_context, urls_by_language, with_query
@@ -19,12 +18,12 @@ from core.remembered_markup import remembered
 
 from . import gpu_tables, sizing
 from .alternatives import nearest_alternatives
-from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table
+from .catalogue import DEFAULT_SORT, catalogue_gpus, catalogue_table, priced_gpus
 from .comparison import MAX_GPUS, chart_data_rows, comparison_charts, fit_rows, spec_rows
+from .current_gpus import current_gpus
 from .forms import CatalogueForm, CompareForm
 from .gpu_price_chart import price_history_section
 from .gpu_ranking import gpu_ranking
-from .models import GPU
 from .price_freshness import prices_freshness
 from .price_history import HISTORY_DAYS, price_history
 from .specs import SPECS, derived_figure_notes, spec_label, spec_text, spec_text_with_derived
@@ -48,25 +47,35 @@ def catalogue_preset(form):
 
 @cached_page(query=CatalogueForm.base_fields)
 def gpu_list(request):
-    vendors = GPU.objects.order_by("vendor").values_list("vendor", flat=True).distinct()
-    form = CatalogueForm(request.GET, vendors=vendors)
+    priced = priced_gpus()
+    form = CatalogueForm(request.GET, vendors=priced.vendors)
     form.is_valid()  # an invalid field is reported and ignored; the valid ones still apply
     chosen = form.cleaned_data
     sort = chosen.get("sort") or DEFAULT_SORT
     query = [(name, value) for name, value in form.query_pairs()
              if name not in form.errors and (name, value) != ("sort", DEFAULT_SORT)]
-    gpus = list(catalogue_gpus(chosen.get("vendor"), chosen.get("min_memory"), sort))
-    headings, rows = catalogue_table(gpus, sort, [(name, value) for name, value in query if name != "sort"])
+    preset = catalogue_preset(form)
+
+    def body():
+        gpus = catalogue_gpus(priced, chosen.get("vendor"), chosen.get("min_memory"), sort)
+        headings, rows = catalogue_table(priced, gpus, sort, [(name, value) for name, value in query if name != "sort"])
+        return mark_safe(render_to_string("includes/catalog/catalogue_body.html", {
+            "form": form, "headings": headings, "rows": rows,
+            "shows_not_supported": any(row.shows_not_supported for row in rows),
+            "derived_notes": derived_figure_notes(gpus),
+        }))
+
     context = page_context(
         request, query_paths("catalog:gpu_list", query),
         title=_("All GPU models: specs and prices"),
         description=_("Every GPU on EverXCloud with its memory, bandwidth, BF16 throughput and best live price per "
                       "hour; sort and filter them."),
     )
-    context.update({"form": form, "headings": headings, "rows": rows,
-                    "shows_not_supported": any(row.shows_not_supported for row in rows),
-                    "derived_notes": derived_figure_notes(gpus)})
-    return canonical_page(render(request, "catalog/gpu_list.html", context), catalogue_preset(form))
+    # A preset (the links the site writes: bounded by the choices) shows the content and the minute alone: its body
+    # is rendered once per content version, language and minute. Any other input is rendered on every request.
+    context["body"] = body() if preset is None else remembered(
+        ("catalogue", priced.version, priced.minute, translation.get_language(), tuple(preset)), body)
+    return canonical_page(render(request, "catalog/gpu_list.html", context), preset)
 
 
 def price_freshness(gpu):
@@ -112,9 +121,24 @@ def gpu_page_details(gpu, gpus, language):
     }))
 
 
+def gpu_price_markup(gpu, version, language, end):
+    """The price block and the price history of ``gpu``'s page, up to ``end``: they show stored prices and the
+    time, so they are rendered once per content version (``version``, the one ``gpu`` was read in), language,
+    time zone and minute, and kept (``core.remembered_markup``); a 90-day chart moves by less than a pixel in a
+    minute."""
+    key = ("gpu-page-price", version, language, timezone.get_current_timezone_name(), gpu.pk, end)
+    return remembered(key, lambda: mark_safe(render_to_string("includes/catalog/gpu_price.html", {
+        "gpu": gpu,
+        "price_updated": price_freshness(gpu),
+        "price_history": price_history_section(gpu, price_history(gpu, end)),
+        "price_history_days": HISTORY_DAYS,
+    })))
+
+
 @cached_page
 def gpu_detail(request, slug):
-    gpu = GPU.objects.filter(slug=slug).first()
+    gpus = current_gpus()
+    gpu = gpus.by_slug.get(slug)
     if gpu is None:
         raise Http404
     language = translation.get_language()
@@ -130,14 +154,12 @@ def gpu_detail(request, slug):
         breadcrumbs=[(_("Home"), reverse("home")), (_("All GPU models"), reverse("catalog:gpu_list"))],
         structured_data=[gpu_product(request, gpu, title)],
     )
-    # The price and its history show the time (the change over days up to now): rendered on every request.
     context.update({
         "gpu": gpu,
-        "price_updated": price_freshness(gpu),
-        "price_history": price_history_section(gpu, price_history(gpu, timezone.now())),
-        "price_history_days": HISTORY_DAYS,
-        "details": remembered(("gpu-page-details", content_version(), language, gpu.pk),
-                              lambda: gpu_page_details(gpu, list(GPU.objects.all()), language)),
+        # The price and its history show the time (the change over days up to now, to the minute).
+        "price": gpu_price_markup(gpu, gpus.version, language, timezone.now().replace(second=0, microsecond=0)),
+        "details": remembered(("gpu-page-details", gpus.version, language, gpu.pk),
+                              lambda: gpu_page_details(gpu, list(gpus.gpus), language)),
     })
     return render(request, "catalog/gpu_detail.html", context)
 
@@ -190,7 +212,8 @@ def comparison_markup(chosen, table):
 @cached_page(query=CompareForm.base_fields)
 def compare(request):
     language = translation.get_language()
-    gpus = list(GPU.objects.all())
+    current = current_gpus()
+    gpus = list(current.gpus)
     tables = {table.key: table for table in gpu_tables.published(language)}
     submitted = "gpu" in request.GET or "workload" in request.GET
     form = CompareForm(compare_data(request, tables, gpus) if submitted else None,
@@ -198,15 +221,14 @@ def compare(request):
     context_data = {"form": form}
     title = _("Compare GPUs")
     if form.is_valid():
-        gpus_by_slug = {gpu.slug: gpu for gpu in gpus}
-        chosen = [gpus_by_slug[slug] for slug in form.cleaned_data["gpu"]]
+        chosen = [current.by_slug[slug] for slug in form.cleaned_data["gpu"]]
         table = tables.get(form.cleaned_data["workload"])
         names = get_text_list([gpu.name for gpu in chosen], _("and"))
         title = _("Compare %(gpus)s") % {"gpus": names}
         context_data.update({
             "gpus": chosen,
             "comparison": remembered(
-                ("comparison", content_version(), language, tuple(form.cleaned_data["gpu"]), table and table.key),
+                ("comparison", current.version, language, tuple(form.cleaned_data["gpu"]), table and table.key),
                 lambda: comparison_markup(chosen, table)),
         })
         query = [("gpu", slug) for slug in form.cleaned_data["gpu"]]
@@ -219,4 +241,13 @@ def compare(request):
                       "throughput and trainable model size per dollar."),
     )
     context.update(context_data)
-    return canonical_page(render(request, "catalog/compare.html", context), compare_preset(request, form, gpus))
+    preset = compare_preset(request, form, gpus)
+
+    def form_markup():
+        return mark_safe(render_to_string("includes/catalog/compare_form.html", {"form": form}))
+
+    # A preset (a workload's or a GPU page's link: at most one per workload and per GPU) shows the content alone: its
+    # form is rendered once per content version and language. Any other choice is rendered on every request.
+    context["form_markup"] = form_markup() if preset is None else remembered(
+        ("compare form", current.version, language, tuple(preset)), form_markup)
+    return canonical_page(render(request, "catalog/compare.html", context), preset)

@@ -22,8 +22,8 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 
 # The regional locale of each site language (Babel formats in it, number input reads in it, pages name it in Open
-# Graph's og:locale) is defined with the number input, which has no Django.
-from .number_input import REGIONAL_LOCALES
+# Graph's og:locale) is defined with the number input (number_input/), which has no Django.
+from number_input.reading import REGIONAL_LOCALES
 
 # CLDR's minimumGroupingDigits, which neither Babel nor Django applies: with 2, a number groups its
 # thousands only from five digits on (Spanish writes 6000 but 16.000).

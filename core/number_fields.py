@@ -1,4 +1,4 @@
-"""Form fields for numbers typed in the page's language (``core.number_input`` reads them).
+"""Form fields for numbers typed in the page's language (``number_input.reading`` reads them).
 
 A GET form with a ``LocalizedNumberField`` also declares ``nf = NumberFormatField()`` and renders ``{{ form.nf }}``:
 a hidden input naming the language the form is shown in. The submitted text is read in that format, so "1.500"
@@ -12,8 +12,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
-from .formatting import active_language, babel_locale, format_number
-from .number_input import (
+from number_input.reading import (
     NumberInputError,
     billion_word,
     canonical_number,
@@ -21,6 +20,8 @@ from .number_input import (
     parse_submitted_number,
     plain,
 )
+
+from .formatting import active_language, babel_locale, format_number
 
 NUMBER_FORMAT_PARAMETER = "nf"
 # Longer submitted text is cut in messages (the page repeats what was typed, not a whole pasted paragraph).

@@ -8,7 +8,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language_info, gettext
 
 from .formatting import REGIONAL_LOCALES
-from .site_parts import link_path
+from .site_parts import link_path, path_of
 from .social_image import social_image_url
 
 X_DEFAULT_LANGUAGE = "en"
@@ -34,7 +34,7 @@ def urls_by_language(view_name, languages=None, **kwargs):
     paths = {}
     for code in languages or language_codes():
         with translation.override(code):
-            paths[code] = reverse(view_name, kwargs=kwargs or None)
+            paths[code] = reverse(view_name, kwargs=kwargs) if kwargs else path_of(view_name)
     return paths
 
 

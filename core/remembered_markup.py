@@ -35,8 +35,8 @@ def frozen(value):
         return type(value).__name__, value
     if isinstance(value, (list, tuple)):
         return "list", tuple(frozen(item) for item in value)
-    if isinstance(value, dict):
-        return "dict", tuple(sorted((name, frozen(item)) for name, item in value.items()))
+    if isinstance(value, dict):  # in its order: a template may show a dict's items in order
+        return "dict", tuple((name, frozen(item)) for name, item in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
         return type(value).__qualname__, frozen({field.name: getattr(value, field.name)
                                                  for field in dataclasses.fields(value)})

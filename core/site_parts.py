@@ -12,12 +12,14 @@ a context is rendered once per language and kept (``core.remembered_markup``), s
 a price import, or another page with the same header, pays for neither."""
 from dataclasses import dataclass
 
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.translation import get_language
 
 from .remembered_markup import render_remembered
 
 _link_view_names = {}
 _regions = {}
+_paths = {}
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,23 @@ def register_region(key, template_name, context):
     _regions[key] = Region(template_name, context)
 
 
+def path_of(view_name):
+    """``reverse(view_name)`` for a page without arguments, worked out once per language, script prefix and URL
+    configuration: the header and footer link the same few pages on every page."""
+    key = (view_name, get_language(), get_script_prefix(), get_urlconf())
+    path = _paths.get(key)
+    if path is None:
+        path = _paths[key] = reverse(view_name)
+    return path
+
+
 def link_path(key):
     """The path of the page registered under ``key``, in the active language."""
     try:
         view_name = _link_view_names[key]
     except KeyError:
         raise LookupError(f"No app registered the link {key!r} (core.site_parts.register_link).") from None
-    return reverse(view_name)
+    return path_of(view_name)
 
 
 def render_region(key, page_context):

@@ -4,14 +4,17 @@ The URL carries the title signed with the site's secret, so only titles the site
 drawing takes tens of milliseconds: each is kept in the shared cache, under its token and this module's
 own digest (a change to the drawing draws every image anew)."""
 import contextlib
+import functools
 import hashlib
 import io
 import textwrap
 from pathlib import Path
 
+from django.conf import settings
 from django.core import signing
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.translation import get_language
 from PIL import Image, ImageDraw, ImageFont
 
 from .shared_cache import CacheUnavailable, shared_cache
@@ -31,6 +34,13 @@ def signer():
 
 def social_image_url(title, path):
     """The image of the page at ``path``: its title drawn, the path making the URL the page's own."""
+    return signed_image_url(str(title), path, get_language(), settings.SECRET_KEY)
+
+
+@functools.lru_cache(maxsize=4096)
+def signed_image_url(title, path, language, secret):
+    """The URL of ``social_image_url``, signed once per title, path, language and secret (the signature is a
+    fixed function of them, an HMAC every page would otherwise compute on every render)."""
     return reverse("social_image", kwargs={"token": signer().sign_object([title, path], compress=True)})
 
 

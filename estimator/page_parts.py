@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 
-from catalog.models import GPU, ModelPreset
+from catalog.current_gpus import current_gpus
+from catalog.models import ModelPreset
 from core.per_version import PerContentVersion
 
 
@@ -40,7 +41,7 @@ class CalculatorParts:
 
 
 def load(version):
-    return CalculatorParts(version, tuple(GPU.objects.all()), tuple(ModelPreset.objects.all()))
+    return CalculatorParts(version, current_gpus().gpus, tuple(ModelPreset.objects.all()))
 
 
 # The parts of the current content version, loaded now if this process has not got them yet.

@@ -1,6 +1,7 @@
 """The calculator page: one tab per question (does it fit, how long and how much to train, what a million
 tokens cost), each a GET form whose answer is on the same page."""
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.text import get_text_list
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -23,8 +24,11 @@ from .texts import (
     training_context,
 )
 
-# The calculator's answers: each one's form, and its page's title and description.
+# The calculator's answers: each one's form, its template, and its page's title and description.
 CALCULATOR_FORMS = {FITS: CalculatorForm, TRAINING: TrainingForm, INFERENCE: InferenceForm}
+FORM_TEMPLATES = {FITS: "includes/estimator/calculator_form.html",
+                  TRAINING: "includes/estimator/calculator_training_form.html",
+                  INFERENCE: "includes/estimator/calculator_inference_form.html"}
 CALCULATOR_QUERY = {"answer"}.union(*(form.base_fields for form in CALCULATOR_FORMS.values()))
 
 
@@ -116,15 +120,23 @@ def calculator(request):
     answer = answer_of(request.GET)
     form_class = CALCULATOR_FORMS[answer]
     submitted = any(name in request.GET for name in form_class.base_fields)
-    form = form_class(request.GET if submitted else None, presets=parts.presets)
-    query = ([] if answer == FITS else [("answer", answer)]) + (form.query_pairs() if submitted else [])
     title, description = calculator_texts(answer)
-    context = page_context(request, query_paths("estimator:calculator", query), title=title, description=description)
     language = get_language()
-    context.update({"form": form, "answer": answer, "gpu_counts_text": gpu_counts_text()})
+    form_template = FORM_TEMPLATES[answer]
+    query = [] if answer == FITS else [("answer", answer)]
+    context = {"answer": answer, "gpu_counts_text": gpu_counts_text()}
+    if submitted:  # the form shows the visitor's values and errors, and the answer: rendered on every request
+        form = form_class(request.GET, presets=parts.presets)
+        query += form.query_pairs()
+        context["form_markup"] = render_to_string(form_template, {"form": form})
+        if form.is_valid():
+            context["result"] = calculator_result(answer, form, parts, language)
+    else:  # the empty form shows the content alone (its presets): rendered once per content version and language
+        context["form_markup"] = parts.rendered(("empty form", answer), language, form_template,
+                                                lambda: {"form": form_class(None, presets=parts.presets)})
     for name, template_name, make_context in content_parts(answer, parts.gpus):
         context[name] = parts.rendered((name, answer), language, template_name, make_context)
-    if form.is_valid():
-        context["result"] = calculator_result(answer, form, parts, language)
+    context.update(page_context(request, query_paths("estimator:calculator", query), title=title,
+                                description=description))
     # Cached: each tab with no input (``?answer=…`` alone, or nothing); any input is rendered uncached.
     return canonical_page(render(request, "estimator/calculator.html", context), None if submitted else query)

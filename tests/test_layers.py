@@ -16,10 +16,11 @@ PROJECT = Path(__file__).resolve().parent.parent
 # double opt-in every form that mails builds on (outbox, mail budget, erasure), GPUs and sizing, the open data
 # feed, workload pages, the forms (signups and provider applications, then the price alerts built on them),
 # the founders' demand figures (which read signups and alerts), and the composition on top.
-# The chart drawers (charts/, a plain package fed plain data) sit just above core; prices/ (the import and
-# the admin's price edit) just above the catalogue whose models it writes.
-LAYERS = ("core", "charts", "company", "optin", "catalog", "prices", "open_data", "estimator", "workloads",
-          "signups", "alerts", "demand", "storefront")
+# Below core, the number input (number_input/, a plain package without Django) that core's formatting and form
+# fields build on. The chart drawers (charts/, a plain package fed plain data) sit just above core; prices/ (the
+# import and the admin's price edit) just above the catalogue whose models it writes.
+LAYERS = ("number_input", "core", "charts", "company", "optin", "catalog", "prices", "open_data", "estimator",
+          "workloads", "signups", "alerts", "demand", "storefront")
 
 
 def imported_modules(source):

@@ -1,10 +1,11 @@
-"""Numbers read as the visitor writes them (core.number_input, core.number_fields): each language's grouping and
+"""Numbers read as the visitor writes them (number_input.reading, core.number_fields): each language's grouping and
 decimals, size suffixes, the ambiguous and malformed texts refused with what was understood, the canonical text of
 links, the form field (with and without the form's ``nf``, messages in every language, values shown back in the
 page's format) and the catalogue's minimum memory, whose links mean the same in every language.
 
 Expectations are written out by hand, or come from Babel's own formatting (never from the parser)."""
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from babel.numbers import format_decimal
@@ -15,15 +16,23 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+import number_input
 from catalog.forms import CatalogueForm
 from catalog.models import GPU
 from core.formatting import format_number
 from core.number_fields import LocalizedNumberField, NumberFormatField
-from core.number_input import NumberInputError, canonical_number, parse_canonical, parse_number, parse_submitted_number
+from number_input.reading import (
+    NumberInputError,
+    canonical_number,
+    parse_canonical,
+    parse_number,
+    parse_submitted_number,
+)
 
 from .html import fetch
 from .languages import LANGUAGES, TRANSLATED
 from .localized_urls import url_in
+from .test_charts import project_imports
 
 BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 # (group symbol, decimal symbol) as each language writes them.
@@ -449,3 +458,11 @@ def test_an_ambiguous_minimum_is_refused_and_ignored(client, big_gpus):
     assert document.find("input", name="min_memory").attrs["value"] == "1.5"
     switcher = document.find(class_="language-switcher")
     assert switcher.find("a", hreflang="en").attrs["href"] == url_in("en", "catalog:gpu_list")
+
+
+def test_the_number_input_is_pure():
+    """No Django and nothing of an app: the reader depends on Babel's CLDR symbols alone (core builds on it)."""
+    package = Path(number_input.__file__).resolve().parent
+    for module in package.glob("*.py"):
+        imported = {name.split(".")[0] for name in project_imports(module.read_text(encoding="utf-8"))}
+        assert imported <= {"babel"}, (module.name, imported)

@@ -2,15 +2,21 @@
 signup links, catalogue rows. A page shows the markup of its own context, never another page's or another
 language's, and the memory stays bounded in bytes."""
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import translation
+from django.db import connection
+from django.template import Context, Template
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone, translation
 from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 
-from catalog.models import GPU
+from catalog.catalogue import priced_gpus
+from catalog.models import GPU, ModelPreset
 from core import site_parts
+from core.content_version import bump_content_version
 from core.remembered_markup import RememberedMarkup, frozen, remembered_markup
 from workloads.models import Workload
 
@@ -19,7 +25,12 @@ from .localized_urls import url_in
 
 
 def test_equal_keys_only_for_values_that_render_the_same():
-    assert frozen({"a": [1, "x"], "b": None}) == frozen({"b": None, "a": (1, "x")})
+    assert frozen({"a": [1, "x"], "b": None}) == frozen({"a": (1, "x"), "b": None})
+    # A template may show a dict's items in order: the same items in another order render differently.
+    in_order = Template("{% for name, value in d.items %}{{ name }}{% endfor %}")
+    first, second = {"a": 1, "b": 2}, {"b": 2, "a": 1}
+    assert in_order.render(Context({"d": first})) != in_order.render(Context({"d": second}))
+    assert frozen(first) != frozen(second)
     # A safe string is written as it is, a plain one escaped: "a&b" renders two ways.
     assert frozen("a&b") != frozen(mark_safe("a&b"))
     assert frozen(1) != frozen("1") and frozen(True) != frozen(1)
@@ -128,3 +139,72 @@ def test_a_kept_form_shows_its_own_values_errors_and_language(client, launch_con
                 "form", class_="query-form")
             assert form.find("input", name="min_memory").attrs.get("value") == shown
             assert bool(form.find_all(class_="errorlist")) == error, (language, value)
+
+
+def kept(kind):
+    """The kept markup entries of one kind (the first item of their key)."""
+    return [key for key in remembered_markup.entries if key[0] == kind]
+
+
+def test_the_catalogue_reads_its_gpus_once_per_content_version_and_minute(launch_content):
+    """Whatever the filters and order, a catalogue rendered again reads nothing: the GPUs with their 7-day change
+    are read once per content version and minute (two queries), and again after an editor's change."""
+    moment = timezone.now().replace(second=5, microsecond=0)
+    bump_content_version()
+    readings = []
+    for at, change_first in ((moment, False), (moment + timedelta(seconds=50), False),
+                             (moment + timedelta(minutes=1), False), (moment + timedelta(minutes=1), True)):
+        if change_first:
+            GPU.objects.filter(slug="h100-sxm").get().save()
+        with CaptureQueriesContext(connection) as captured:
+            priced = priced_gpus(at)
+        readings.append(len(captured))
+        assert priced.minute == at.replace(second=0)
+    assert readings == [2, 0, 2, 2]
+
+
+def test_a_catalogue_preset_is_kept_and_any_other_input_rendered_each_time(client, launch_content, settings):
+    settings.PAGE_CACHE_ENABLED = False
+    remembered_markup.clear()
+    page_text(client, url_in("en", "catalog:gpu_list", {"vendor": "NVIDIA", "min_memory": "40"}))
+    assert kept("catalogue") == []
+    first = page_text(client, url_in("en", "catalog:gpu_list", {"vendor": "NVIDIA"}))
+    assert len(kept("catalogue")) == 1
+    assert page_text(client, url_in("en", "catalog:gpu_list", {"vendor": "NVIDIA"})) == first
+    # The same preset written another way (an empty field, an unknown parameter) is the same page.
+    assert page_text(client, url_in("en", "catalog:gpu_list", {"vendor": "NVIDIA", "min_memory": "",
+                                                                "utm_source": "x"})) == first
+    assert len(kept("catalogue")) == 1
+
+
+def test_a_gpu_pages_price_block_is_kept_and_its_empty_calculator_forms_follow_the_content(client, launch_content,
+                                                                                          settings):
+    """The GPU page's price block and history are kept for the minute; the calculator's empty form, which lists the
+    model presets, is kept per content version: an editor's rename shows at once."""
+    settings.PAGE_CACHE_ENABLED = False
+    remembered_markup.clear()
+    gpu_page = url_in("en", "catalog:gpu_detail", slug="h100-sxm")
+    assert page_text(client, gpu_page) == page_text(client, gpu_page)
+    assert len(kept("gpu-page-price")) == 1
+    preset = ModelPreset.objects.order_by("pk").first()
+    for answer in ("", "?answer=training", "?answer=inference"):
+        assert preset.name in page_text(client, url_in("en", "estimator:calculator") + answer)
+    preset.name = "Renamed model 8B"
+    preset.save()
+    for answer in ("", "?answer=training", "?answer=inference"):
+        form = parse(page_text(client, url_in("en", "estimator:calculator") + answer)).find("form")
+        assert "Renamed model 8B" in form.text, answer
+
+
+def test_a_remembered_include_renders_as_the_include_once_per_language_and_values():
+    template = Template('{% load remembered %}{% remembered_include "includes/catalog/tool_links.html" here=here %}')
+    include = Template('{% include "includes/catalog/tool_links.html" with here=here only %}')
+    remembered_markup.clear()
+    for language in ("en", "de"):
+        with translation.override(language):
+            for here in ("catalog:gpu_list", "catalog:compare", "catalog:gpu_list"):
+                assert template.render(Context({"here": here})) == include.render(Context({"here": here}))
+    assert len(kept("template")) == 4  # two languages × two values
+    # A value that is not plain is rendered every time, as an include would be.
+    assert template.render(Context({"here": object()})) == include.render(Context({"here": object()}))
+    assert len(kept("template")) == 4

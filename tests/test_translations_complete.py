@@ -7,13 +7,13 @@ from babel.messages.pofile import read_po
 from django.core.management import call_command
 
 from .languages import TRANSLATED
+from .test_layers import LAYERS
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 PROJECT_DIR = LOCALE_DIR.parent
-# Where interface strings are marked: the project package, every app of ours, and the templates.
-SOURCE_FOLDERS = [
-    "everx", "templates", *sorted(path.name for path in PROJECT_DIR.iterdir() if (path / "apps.py").exists()),
-]
+# Where interface strings are marked: every layer (apps and plain packages alike, tests/test_layers.py), the project
+# package and the templates.
+SOURCE_FOLDERS = ["everx", "templates", *LAYERS]
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -35,6 +35,7 @@ class WorkloadContent:
     _charts: dict = field(default_factory=dict)
     _gpu_tables: dict = field(default_factory=dict)
     _markup: dict = field(default_factory=dict)
+    _page_links: dict = field(default_factory=dict)
 
     def with_page_in(self, language):
         """Workloads whose page is published in ``language``, in the site's order."""
@@ -101,6 +102,14 @@ class WorkloadContent:
                 for workload in self.with_page_in(language)
             ]
         return self._gpu_tables[language]
+
+    def page_links(self, language):
+        """(title, path) of each workload page published in ``language`` (the active one), in the site's order,
+        worked out once per snapshot: the header and the footer of every page list them."""
+        if language not in self._page_links:
+            self._page_links[language] = tuple(
+                (workload.title, self.path(workload, language)) for workload in self.with_page_in(language))
+        return self._page_links[language]
 
     def links(self, workloads, language):
         """(workload, path of its page in ``language`` or None) for a list of links."""

@@ -3,10 +3,10 @@ the waitlist button) and the site footer (the main sections, each workload page,
 the legal pages). Inclusion tags, so each receives exactly what it shows and a page's own context (a view's
 ``workload``, say) can never change it."""
 from django import template
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.site_parts import path_of
 from workloads.snapshot import workload_content
 
 register = template.Library()
@@ -20,12 +20,8 @@ def workload_links_for(request):
     the request (the 503 page when the database is down) must not touch the database: it lists none."""
     if request is None:
         return []
-    language = translation.get_language()
-    content = workload_content()
-    return [
-        {"title": workload.title, "path": path, "is_current": path == request.path}
-        for workload, path in content.links(content.with_page_in(language), language)
-    ]
+    return [{"title": title, "path": path, "is_current": path == request.path}
+            for title, path in workload_content().page_links(translation.get_language())]
 
 
 @register.inclusion_tag("includes/storefront/header.html", takes_context=True)
@@ -46,15 +42,15 @@ def site_header(context):
 def site_footer(context):
     return {
         "sections": [
-            {"title": _("All GPU models"), "path": reverse("catalog:gpu_list")},
-            {"title": _("Calculator"), "path": reverse("estimator:calculator")},
-            {"title": _("Compare GPUs"), "path": reverse("catalog:compare")},
+            {"title": _("All GPU models"), "path": path_of("catalog:gpu_list")},
+            {"title": _("Calculator"), "path": path_of("estimator:calculator")},
+            {"title": _("Compare GPUs"), "path": path_of("catalog:compare")},
         ],
         "workload_links": workload_links_for(context.get("request")),
         "legal_links": [
-            {"title": _("Privacy policy"), "path": reverse("company:privacy")},
-            {"title": _("Legal notice"), "path": reverse("company:legal_notice")},
+            {"title": _("Privacy policy"), "path": path_of("company:privacy")},
+            {"title": _("Legal notice"), "path": path_of("company:legal_notice")},
         ],
-        "home_path": reverse("home"),
+        "home_path": path_of("home"),
         "alternates": context.get("alternates") or [],
     }
