@@ -25,7 +25,7 @@ from django.template.base import Template  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from bench.page_speed import page_paths  # noqa: E402
+from bench.page_speed import answer_paths, page_paths  # noqa: E402
 
 REPEAT = 50
 PROJECT_CODE = rf"^{Path(__file__).resolve().parent.parent}/(?!\.venv)"
@@ -99,7 +99,7 @@ def main():
     call_command("load_launch_content", stdout=io.StringIO())
     settings.PAGE_CACHE_ENABLED = False
     client = Client(HTTP_HOST="127.0.0.1")
-    pages = page_paths()
+    pages = {**page_paths(), **answer_paths()}
     print(f"{'page':28}{'path':58}{'CPU ms':>8}{'queries':>9}{'bytes':>9}")
     for name, path in pages.items():
         milliseconds = render_ms(client, path)
