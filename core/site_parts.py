@@ -10,6 +10,7 @@ template or an app, refused loudly (the tests render every page).
 A region's template shows nothing but its context, the active language's translations and URLs: the markup of
 a context is rendered once per language and kept (``core.remembered_markup``), so that a page rendered again after
 a price import, or another page with the same header, pays for neither."""
+import functools
 from dataclasses import dataclass
 
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -19,7 +20,6 @@ from .remembered_markup import render_remembered
 
 _link_view_names = {}
 _regions = {}
-_paths = {}
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,13 @@ def register_region(key, template_name, context):
 def path_of(view_name):
     """``reverse(view_name)`` for a page without arguments, worked out once per language, script prefix and URL
     configuration: the header and footer link the same few pages on every page."""
-    key = (view_name, get_language(), get_script_prefix(), get_urlconf())
-    path = _paths.get(key)
-    if path is None:
-        path = _paths[key] = reverse(view_name)
-    return path
+    return reversed_in(view_name, get_language(), get_script_prefix(), get_urlconf())
+
+
+@functools.lru_cache(maxsize=1024)  # bounded: a script prefix comes with the request
+def reversed_in(view_name, _language, _script_prefix, _urlconf):
+    """``reverse(view_name)``; the other arguments are the active state ``reverse`` reads, the memo's key."""
+    return reverse(view_name)
 
 
 def link_path(key):
