@@ -14,7 +14,6 @@ from django.conf import settings
 from django.core import signing
 from django.http import Http404, HttpResponse
 from django.urls import reverse
-from django.utils.translation import get_language
 from PIL import Image, ImageDraw, ImageFont
 
 from .shared_cache import CacheUnavailable, shared_cache
@@ -34,14 +33,14 @@ def signer():
 
 def social_image_url(title, path):
     """The image of the page at ``path``: its title drawn, the path making the URL the page's own."""
-    return signed_image_url(str(title), path, get_language(), settings.SECRET_KEY)
+    return reverse("social_image", kwargs={"token": signed_token(str(title), path, settings.SECRET_KEY)})
 
 
 @functools.lru_cache(maxsize=4096)
-def signed_image_url(title, path, language, secret):
-    """The URL of ``social_image_url``, signed once per title, path, language and secret (the signature is a
-    fixed function of them, an HMAC every page would otherwise compute on every render)."""
-    return reverse("social_image", kwargs={"token": signer().sign_object([title, path], compress=True)})
+def signed_token(title, path, _secret):
+    """The signed title and path an image's URL carries: an HMAC, the same for the same title, path and secret (the
+    memo's key), which every page would otherwise compute on every render."""
+    return signer().sign_object([title, path], compress=True)
 
 
 def draw_brand(canvas, left, top, scale):
