@@ -72,6 +72,11 @@ class RecentPages:
                 _key, dropped = self.entries.popitem(last=False)
                 self.size -= self.entry_size(dropped)
 
+    def clear(self):
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
 
 recent_pages = RecentPages(max_bytes=settings.PAGE_MEMORY_CACHE_BYTES)
 

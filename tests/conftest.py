@@ -10,8 +10,10 @@ from django.test import Client
 from django.utils import translation
 
 from core import content_version, shared_cache
+from core.page_cache import recent_pages
 from workloads.models import Workload
 
+from . import launch_version
 from .sitemap import sitemap_paths
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
@@ -55,19 +57,24 @@ def default_language():
 
 
 def forget_the_cache():
-    """An empty cache, as this process would first see it: no outage noticed in the last second, no
-    content version read (a test of an outage leaves both behind; the next test starts within the second)."""
+    """An empty cache, as this process would first see it: no page kept, no outage noticed in the last
+    second, no content version read (a test of an outage leaves both behind; the next test starts within
+    the second)."""
     for alias in settings.CACHES:
         caches[alias].clear()
+    recent_pages.clear()
     shared_cache._unavailable_until = 0.0
     content_version._known, content_version._bump_pending = (None, 0.0), False
 
 
 @pytest.fixture(autouse=True)
-def empty_cache():
-    """Each test starts with an empty cache: the database is rolled back between tests, the cache is not."""
+def empty_cache(request):
+    """Each test starts with an empty cache (the database is rolled back between tests, the cache is not),
+    under the content version the tests before it read the launch content under, unless it changes the
+    database or the settings (tests/launch_version.py)."""
     forget_the_cache()
-    yield
+    with launch_version.start_test(request.node):
+        yield
     forget_the_cache()
 
 

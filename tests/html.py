@@ -2,6 +2,7 @@
 class or attribute, read their text; void elements have no children), and what most tests read from it:
 a page's visible text, tables, headings, links and language (Page), what its head tells search engines and
 social sites (Head), the fields a browser would submit from a form (form_fields)."""
+import functools
 import html.parser
 import re
 
@@ -14,8 +15,14 @@ HIDDEN = {"script", "style", "template", "noscript", "head"}
 
 
 class Element:
-    def __init__(self, tag, attrs, parent=None):
+    """An element of a parsed document. Its descendants, in document order, are a slice of the document's list
+    of every element: from the one after it (``start`` is its own place) to ``end``, set when it closes."""
+
+    def __init__(self, tag, attrs, parent=None, elements=None):
         self.tag, self.attrs, self.parent, self.children = tag, dict(attrs), parent, []
+        self.elements = [] if elements is None else elements
+        self.start = len(self.elements) - 1 if elements is None else len(self.elements)
+        self.end = None
 
     def __repr__(self):
         return f"<{self.tag} {self.attrs}>"
@@ -45,10 +52,7 @@ class Element:
         return (self.attrs.get("class") or "").split()
 
     def iter(self):
-        for child in self.children:
-            if isinstance(child, Element):
-                yield child
-                yield from child.iter()
+        return self.elements[self.start + 1:self.end if self.end is not None else len(self.elements)]
 
     def find_all(self, tag=None, class_=None, **attrs):
         return [
@@ -88,30 +92,51 @@ class Builder(html.parser.HTMLParser):
         super().__init__(convert_charrefs=True)
         self.root = self.current = Element("#document", {})
 
-    def handle_starttag(self, tag, attrs):
-        element = Element(tag, attrs, self.current)
+    def open(self, tag, attrs):
+        element = Element(tag, attrs, self.current, self.root.elements)
+        self.root.elements.append(element)
         self.current.children.append(element)
-        if tag not in VOID:
+        return element
+
+    def handle_starttag(self, tag, attrs):
+        element = self.open(tag, attrs)
+        if tag in VOID:
+            element.end = len(self.root.elements)
+        else:
             self.current = element
 
     def handle_startendtag(self, tag, attrs):
-        self.current.children.append(Element(tag, attrs, self.current))
+        self.open(tag, attrs).end = len(self.root.elements)
 
     def handle_endtag(self, tag):
         node = self.current
         while node is not None and node.tag != tag:
             node = node.parent
         if node is not None and node.parent is not None:
-            self.current = node.parent
+            self.close_up_to(node.parent)
+
+    def close_up_to(self, ancestor):
+        """Closes the open elements below ``ancestor``, which becomes the one new elements go into."""
+        while self.current is not ancestor:
+            self.current.end = len(self.root.elements)
+            self.current = self.current.parent
 
     def handle_data(self, data):
         self.current.children.append(data)
 
 
-def parse(body):
+@functools.lru_cache(maxsize=256)
+def parsed(text):
     builder = Builder()
-    builder.feed(body if isinstance(body, str) else body.decode())
+    builder.feed(text)
+    builder.close_up_to(None)  # every element still open ends with the document
     return builder.root
+
+
+def parse(body):
+    """The document tree of ``body`` (text or bytes). A page read again gives the same tree: trees are read,
+    never changed."""
+    return parsed(body if isinstance(body, str) else body.decode())
 
 
 def fetch(client, address):

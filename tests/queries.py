@@ -5,12 +5,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalog.models import GPU
+from core.content_version import bump_content_version
 from workloads.snapshot import workload_content
 
 
 def page_queries(client, url):
-    """Queries of one request for ``url``, not in the page cache, with the workload content of the current
-    version already loaded (loading it is counted in tests/test_workload_queries.py)."""
+    """Queries of one request for ``url`` right after a content change (nothing kept for the content version
+    but the workload content, whose loading is counted in tests/test_workload_queries.py)."""
+    bump_content_version()
     workload_content()
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200

@@ -1,0 +1,112 @@
+"""One content version for the launch content as loaded, kept from test to test in a worker.
+
+Each test starts with empty caches, but the content a process keeps per content version (the workload
+snapshot, every GPU, remembered markup: ``core.per_version``, ``core.remembered_markup``) depends only on the
+database, which each test finds as loaded (its transaction is rolled back). So a test starts under the
+version the previous tests used, and finds that content already read. The version is left as soon as the
+test can make the database or the settings differ from what that content was read from:
+
+- a test that asks for a committed database or a server, or that starts processes, starts under a version
+  nothing was kept under, as a process would after an editor's change;
+- a test that writes to a content table (``core.content_models``) or changes the schema (any statement on
+  the test's connection but a read or a write to another table), changes a setting or patches anything with
+  ``monkeypatch`` moves to such a version at that moment, before it can read anything written or patched;
+and after any of these the kept version is dropped: the next test starts from a new one.
+"""
+import functools
+
+import pytest
+from django.core.cache import caches
+from django.core.signals import setting_changed
+from django.db import connection
+
+from core import content_version
+from core.content_models import content_models
+
+# Statements that leave the database as it was (a test's transaction and its savepoints included), and those
+# that change rows of the table they name.
+READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "SHOW", "SET ")
+ROW_WRITES = ("INSERT", "UPDATE", "DELETE")
+# Fixtures and markers of tests whose database or settings differ from the loaded content's.
+OWN_STATE_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+OWN_STATE_MARKERS = ("multiprocess", "browser", "quality")
+
+_kept_version = None  # the version the launch content is read under in this process, while no test changed it
+_left = False  # whether the running test left the kept version
+_caches_replaced = False  # whether the running test replaced the caches (override_settings(CACHES=…))
+
+
+@functools.cache
+def quoted_content_tables():
+    tables = set()
+    for model in content_models():
+        tables.add(model._meta.db_table)
+        tables.update(field.remote_field.through._meta.db_table for field in model._meta.local_many_to_many)
+    return tuple(f'"{table}"' for table in tables)
+
+
+def may_change_content(sql):
+    statement = sql.lstrip().upper()
+    if statement.startswith(READS):
+        return False
+    return not statement.startswith(ROW_WRITES) or any(table in sql for table in quoted_content_tables())
+
+
+def set_shared_version(version):
+    """The test caches' version (a local memory cache), read again at the next call."""
+    caches["default"].set(content_version.CONTENT_VERSION_KEY, version, timeout=None)
+    content_version._known = (None, 0.0)
+
+
+def leave_kept_version(setting=None, enter=True, **_signal_arguments):
+    """From now on this test reads under a version nothing was kept under, and the kept one is dropped. While
+    the caches themselves are replaced (by a database or Redis cache the test starts), the version is the
+    replacing cache's, which never held the kept one."""
+    global _left, _kept_version, _caches_replaced
+    _left, _kept_version = True, None
+    if setting == "CACHES":
+        _caches_replaced = enter
+    if _caches_replaced:
+        content_version._known = (None, 0.0)
+    else:
+        set_shared_version(content_version.starting_version())
+
+
+def note_statement(execute, sql, params, many, context):
+    if not _left and may_change_content(sql):
+        leave_kept_version()
+    return execute(sql, params, many, context)
+
+
+def has_own_state(item):
+    database = item.get_closest_marker("django_db")
+    return (bool(OWN_STATE_FIXTURES.intersection(item.fixturenames))
+            or any(item.get_closest_marker(name) for name in OWN_STATE_MARKERS)
+            or bool(database and (database.kwargs.get("transaction") or database.kwargs.get("serialized_rollback"))))
+
+
+def start_test(item):
+    """Called with empty caches: the test's content version, and a context that notes its writes."""
+    global _left, _kept_version
+    _left = False
+    if has_own_state(item):
+        leave_kept_version()
+    else:
+        if _kept_version is None:
+            _kept_version = content_version.starting_version()
+        set_shared_version(_kept_version)
+    return connection.execute_wrapper(note_statement)
+
+
+def leaving_kept_version_first(patch):
+    @functools.wraps(patch)
+    def patch_after_leaving(*args, **kwargs):
+        if not _left:
+            leave_kept_version()
+        return patch(*args, **kwargs)
+    return patch_after_leaving
+
+
+setting_changed.connect(leave_kept_version, dispatch_uid="tests-leave-kept-version")
+for _name in ("setattr", "delattr", "setitem", "delitem", "setenv", "delenv", "syspath_prepend", "chdir"):
+    setattr(pytest.MonkeyPatch, _name, leaving_kept_version_first(getattr(pytest.MonkeyPatch, _name)))
