@@ -6,7 +6,9 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
+from django.template.base import Template
 from django.test import Client
+from django.test.utils import _TestState, instrumented_test_render
 from django.utils import translation
 
 from core import content_version, shared_cache
@@ -46,6 +48,22 @@ def refuse_processes_from_unmarked_tests(event, args):
 
 
 sys.addaudithook(refuse_processes_from_unmarked_tests)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def templates_rendered_as_served(django_test_environment):
+    """Templates render as on a server: Django's test set-up wraps every template render in a signal and a copy
+    of its context (about 7 % of a page test's time) so that a response lists its templates and contexts. The
+    few tests that read those ask for ``recorded_templates``."""
+    Template._render = _TestState.saved_data.template_render
+
+
+@pytest.fixture
+def recorded_templates():
+    """``response.templates`` and ``response.context`` filled, as in Django's own test set-up."""
+    Template._render = instrumented_test_render
+    yield
+    Template._render = _TestState.saved_data.template_render
 
 
 @pytest.fixture(autouse=True)

@@ -234,7 +234,8 @@ def test_each_box_names_its_purpose_only_with_the_privacy_policy_linked_beside_i
         assert gettext("How we handle your data:") in beside
 
 
-def test_the_admin_finds_an_addresses_records_by_the_address_and_shows_no_plain_address(client, launch_content):
+def test_the_admin_finds_an_addresses_records_by_the_address_and_shows_no_plain_address(client, launch_content,
+                                                                                        recorded_templates):
     """An auditor types the address (however it is spelt) and finds its consents, though the records hold only a
     keyed hash; nobody can add, change or delete a record there."""
     signup, _body, _times = sign_up_and_confirm(client)

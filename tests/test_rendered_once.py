@@ -66,7 +66,7 @@ CHART = "includes/charts/scatter_chart.html"
 
 
 def test_a_workload_table_and_chart_are_rendered_once_per_content_version_and_language(
-        client, launch_content, page_cache_off):
+        client, launch_content, page_cache_off, recorded_templates):
     workload = Workload.objects.get(key="llm-inference")
     bump_content_version()
     first, templates = rendered_templates(client, workload.get_absolute_url("es"))

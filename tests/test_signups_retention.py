@@ -220,7 +220,7 @@ def test_an_address_finds_its_erasure_after_the_secret_key_is_rotated(db):
         assert erasures_of("nobody@example.com").count() == 0
 
 
-def test_the_admin_finds_an_erasure_by_address(admin_client, db):
+def test_the_admin_finds_an_erasure_by_address(admin_client, db, recorded_templates):
     erase_person("ana@example.com")
     erase_person("rui@example.com")
     url = reverse("admin:optin_erasurelog_changelist")

@@ -1,0 +1,55 @@
+"""The tests' kept content version (tests/launch_version.py): a test that only reads finds the launch content
+under the version kept for it; one that could make the database or the settings differ leaves it at once."""
+import pytest
+from django.contrib.auth.models import Group
+from django.test import override_settings
+
+from catalog.models import GPU
+from core.content_version import content_version
+
+from . import launch_version
+
+
+def test_a_reading_test_reads_under_the_kept_version(launch_content):
+    assert launch_version._kept_version is not None
+    assert content_version() == launch_version._kept_version
+    GPU.objects.count()
+    assert content_version() == launch_version._kept_version
+
+
+def test_a_write_to_a_content_table_leaves_it_even_without_a_signal(launch_content):
+    kept = content_version()
+    GPU.objects.filter(slug="h100-sxm").update(name="Renamed")  # update() sends no post_save
+    assert content_version() != kept and launch_version._kept_version is None
+
+
+def test_a_write_to_another_table_keeps_it(launch_content):
+    kept = content_version()
+    Group.objects.create(name="Reviewers")
+    assert content_version() == kept == launch_version._kept_version
+
+
+def test_a_changed_setting_leaves_it(launch_content):
+    kept = content_version()
+    with override_settings(PAGE_CACHE_SECONDS=1):
+        assert content_version() != kept
+    assert content_version() != kept and launch_version._kept_version is None
+
+
+def test_a_patch_leaves_it(launch_content, monkeypatch):
+    kept = content_version()
+    monkeypatch.setattr(GPU, "__str__", lambda gpu: "patched")
+    assert content_version() != kept and launch_version._kept_version is None
+
+
+@pytest.mark.parametrize("sql, changes", [
+    ('SELECT "catalog_gpu"."id" FROM "catalog_gpu"', False),
+    ('SAVEPOINT "s1"', False),
+    ('UPDATE "catalog_gpu" SET "name" = %s', True),
+    ('INSERT INTO "workloads_workloadfaq" ("workload_id") VALUES (%s)', True),
+    ('DELETE FROM "auth_group" WHERE "id" = %s', False),
+    ('TRUNCATE "signups_signup"', True),
+    ('CREATE TABLE "django_cache" ("cache_key" varchar(255))', True),
+])
+def test_which_statements_may_change_the_content(sql, changes):
+    assert launch_version.may_change_content(sql) is changes
