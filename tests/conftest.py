@@ -15,7 +15,7 @@ from core import content_version, shared_cache
 from core.page_cache import recent_pages
 from workloads.models import Workload
 
-from . import launch_version
+from . import launch_copy, launch_version
 from .sitemap import sitemap_paths
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
@@ -101,10 +101,10 @@ def load_launch_content():
 
 
 def ensure_launch_content():
-    """The launch content, loaded again if the tables are empty: a transactional test's teardown empties
-    every table, so the tests after one (transactional ones, or any in another order than pytest-django's)
-    would find none."""
-    if not Workload.objects.exists():
+    """The launch content, put back if the tables are empty: a transactional test's teardown empties every
+    table, so the tests after one (transactional ones, or any in another order than pytest-django's) would find
+    none. Put back as the session loaded it (tests/launch_copy.py), or loaded again."""
+    if not Workload.objects.exists() and not launch_copy.put_back_launch_content():
         load_launch_content()
 
 
@@ -115,6 +115,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     before it changed."""
     with django_db_blocker.unblock():
         load_launch_content()
+        launch_copy.copy_launch_content()
 
 
 @pytest.fixture

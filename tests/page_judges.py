@@ -8,12 +8,14 @@ NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 800}}
+COLOR_SCHEMES = ("light", "dark")
 
 
 def axe_violations(page):
     """axe-core's violations on the page as loaded, each {id, impact, nodes (the first three)}. The browser
     context must bypass the page's CSP, which would block the injected script."""
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("() => 'axe' in window"):
+        page.add_script_tag(path=str(AXE))
     return page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
         ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
@@ -22,6 +24,17 @@ def axe_violations(page):
 
 def axe_problems(path, violations):
     return [f"{path}: {v['id']} ({v['impact']}) at {v['nodes']}" for v in violations]
+
+
+def axe_problems_in_each_scheme(page, path):
+    """axe's problems with the page as loaded, shown in each colour scheme in turn (the site's colours change
+    with no transition, so the scheme holds at once); the page is left in the first."""
+    problems = []
+    for color_scheme in COLOR_SCHEMES:
+        page.emulate_media(color_scheme=color_scheme)
+        problems += axe_problems(f"{path} ({color_scheme})", axe_violations(page))
+    page.emulate_media(color_scheme=COLOR_SCHEMES[0])
+    return problems
 
 
 def vnu_errors(bodies, directory, timeout=600):

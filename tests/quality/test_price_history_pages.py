@@ -11,7 +11,7 @@ from catalog.models import GPU, PricePoint
 from core.content_version import content_changed
 
 from ..localized_urls import url_in
-from ..page_judges import VIEWPORTS, axe_problems, axe_violations, vnu_errors
+from ..page_judges import VIEWPORTS, axe_problems_in_each_scheme, vnu_errors
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 
@@ -35,12 +35,10 @@ def with_history():
     return gpu_pages + [url_in(language, "catalog:gpu_list", {"sort": "change-7d"}) for language in ("pt", "en")]
 
 
-@pytest.mark.parametrize("color_scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch_content, browser, viewport,
-                                                        color_scheme):
+def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch_content, browser, viewport):
     paths = with_history()
-    context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=color_scheme, bypass_csp=True)
+    context = browser.new_context(viewport=VIEWPORTS[viewport], bypass_csp=True)
     page = context.new_page()
     problems, charts = [], 0
     try:
@@ -48,7 +46,7 @@ def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch
             assert page.goto(live_server.url + path).status == 200, path
             # The chart's data is in a closed <details>, which axe skips: open it.
             page.evaluate("() => document.querySelectorAll('details.chart-data').forEach(d => d.open = true)")
-            problems += axe_problems(path, axe_violations(page))
+            problems += axe_problems_in_each_scheme(page, path)
             charts += page.evaluate("() => document.querySelectorAll('.chart-price-history svg').length")
     finally:
         context.close()
