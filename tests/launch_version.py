@@ -2,9 +2,11 @@
 
 Each test starts with empty caches, but the content a process keeps per content version (the workload
 snapshot, every GPU, remembered markup: ``core.per_version``, ``core.remembered_markup``) depends only on the
-database, which each test finds as loaded (its transaction is rolled back). So a test starts under the
-version the previous tests used, and finds that content already read. The version is left as soon as the
-test can make the database or the settings differ from what that content was read from:
+database's committed rows, which each test finds as the test before it did (its transaction is rolled back;
+only a test that commits changes them, and it drops the kept version). So a test starts under the version
+the previous tests used, and finds that content already read. The version is left as soon as the test can
+make the database or the settings differ from what that content was read from (putting the launch content
+back, ``tests/launch_copy.py``, moves the version as a load does):
 
 - a test that asks for a committed database or a server, or that starts processes, starts under a version
   nothing was kept under, as a process would after an editor's change;
