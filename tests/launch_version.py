@@ -23,7 +23,8 @@ from django.core.signals import setting_changed
 from django.db import connection
 
 from core import content_version
-from core.content_models import content_models
+
+from .launch_copy import content_tables
 
 # Statements that leave the database as it was (a test's transaction and its savepoints included), and those
 # that change rows of the table they name.
@@ -40,11 +41,7 @@ _caches_replaced = False  # whether the running test replaced the caches (overri
 
 @functools.cache
 def quoted_content_tables():
-    tables = set()
-    for model in content_models():
-        tables.add(model._meta.db_table)
-        tables.update(field.remote_field.through._meta.db_table for field in model._meta.local_many_to_many)
-    return tuple(f'"{table}"' for table in tables)
+    return tuple(f'"{table}"' for table in content_tables())
 
 
 def may_change_content(sql):
