@@ -11,14 +11,16 @@ VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, 
 COLOR_SCHEMES = ("light", "dark")
 
 
-def axe_violations(page):
-    """axe-core's violations on the page as loaded, each {id, impact, nodes (the first three)}. The browser
-    context must bypass the page's CSP, which would block the injected script."""
+def axe_violations(page, selector=None):
+    """axe-core's violations on the page as loaded (or within the element ``selector`` finds), each {id, impact,
+    nodes (the first three)}. The browser context must bypass the page's CSP, which would block the injected
+    script."""
     if not page.evaluate("() => 'axe' in window"):
         page.add_script_tag(path=str(AXE))
     return page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
+        "async (selector) => (await axe.run(selector || document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))",
+        selector,
     )
 
 
@@ -26,13 +28,13 @@ def axe_problems(path, violations):
     return [f"{path}: {v['id']} ({v['impact']}) at {v['nodes']}" for v in violations]
 
 
-def axe_problems_in_each_scheme(page, path):
-    """axe's problems with the page as loaded, shown in each colour scheme in turn (the site's colours change
-    with no transition, so the scheme holds at once); the page is left in the first."""
+def axe_problems_in_each_scheme(page, path, selector=None):
+    """axe's problems with the page as loaded (or within ``selector``), shown in each colour scheme in turn (the
+    site's colours change with no transition, so the scheme holds at once); the page is left in the first."""
     problems = []
     for color_scheme in COLOR_SCHEMES:
         page.emulate_media(color_scheme=color_scheme)
-        problems += axe_problems(f"{path} ({color_scheme})", axe_violations(page))
+        problems += axe_problems(f"{path} ({color_scheme})", axe_violations(page, selector))
     page.emulate_media(color_scheme=COLOR_SCHEMES[0])
     return problems
 

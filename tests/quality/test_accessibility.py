@@ -29,24 +29,14 @@ def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser,
                 problems.append(f"{path}: status {response.status}")
                 continue
             checked += 1
-            language = path.split("/")[1]
-            open_menus = language not in headers_opened
-            headers_opened.add(language)
             problems += axe_problems_in_each_scheme(page, path)
-            if open_menus:
+            language = path.split("/")[1]
+            if language not in headers_opened:
                 # The header's menus are closed <details>, which axe skips: once per language, open them
                 # and check the header alone (open panels may cover the page, hiding its colours from axe).
+                headers_opened.add(language)
                 page.evaluate("() => document.querySelectorAll('header details').forEach(d => d.open = true)")
-                for color_scheme in COLOR_SCHEMES:
-                    page.emulate_media(color_scheme=color_scheme)
-                    violations = page.evaluate(
-                        "async () => (await axe.run('header', {resultTypes: ['violations']})).violations"
-                        ".map(v => ({id: v.id, impact: v.impact,"
-                        " nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
-                    )
-                    problems += [f"{path} ({color_scheme}), menus open: {v['id']} ({v['impact']}) at {v['nodes']}"
-                                 for v in violations]
-                page.emulate_media(color_scheme=COLOR_SCHEMES[0])
+                problems += axe_problems_in_each_scheme(page, f"{path}, menus open", "header")
     finally:
         context.close()
     print(f"axe, {viewport}, {' and '.join(COLOR_SCHEMES)}: {checked} pages checked, {len(problems)} problems")
