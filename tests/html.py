@@ -52,7 +52,7 @@ class Element:
         return (self.attrs.get("class") or "").split()
 
     def iter(self):
-        return self.elements[self.start + 1:self.end if self.end is not None else len(self.elements)]
+        return self.elements[self.start + 1:self.end]  # an element still open (end None) runs to the last
 
     def find_all(self, tag=None, class_=None, **attrs):
         return [
