@@ -18,13 +18,15 @@ run: install messages db-ready
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # Both run the tests in parallel, one pytest-xdist worker per core (WORKERS= overrides), each with its own
-# PostgreSQL database and its own launch content; `make test WORKERS=0` runs them in one process.
+# PostgreSQL database and its own launch content; `make test WORKERS=0` runs them in one process. Each worker
+# starts on half the tests, and one that runs out takes half of what another has left (worksteal).
 WORKERS ?= auto
+DIST := $(if $(filter 0,$(WORKERS)),,--dist worksteal)
 
 test: install-test messages
 	scripts/install-test-system-packages.sh
 	$(MAKE) node_modules/.installed
-	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh $(PY) -m pytest -n $(WORKERS) $(PYTEST_ARGS)
+	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh $(PY) -m pytest -n $(WORKERS) $(DIST) $(PYTEST_ARGS)
 
 # The quick loop while changing code: the suite without the browser tests, the quality gates and the tests
 # that start servers or other processes (pytest markers; tests/conftest.py refuses an unmarked one).
@@ -32,7 +34,7 @@ test: install-test messages
 test-fast: install-test messages
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || scripts/apt-install.sh postgresql
 	DJANGO_SETTINGS_MODULE=everx.settings.test scripts/with-throwaway-postgres.sh \
-	  $(PY) -m pytest -n $(WORKERS) -m "not browser and not quality and not multiprocess" $(PYTEST_ARGS)
+	  $(PY) -m pytest -n $(WORKERS) $(DIST) -m "not browser and not quality and not multiprocess" $(PYTEST_ARGS)
 
 # The linters, pinned in requirements-test.lock and configured in pyproject.toml: ruff on the Python code,
 # djLint on the templates. Both must find nothing; .ci/run runs this before the tests.

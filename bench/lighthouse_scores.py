@@ -1,6 +1,6 @@
 """Lighthouse's performance score of each kind of page, against gunicorn with the production settings: the figure
 the quality gate does not assert, because it depends on how busy the host is (tests/quality/test_lighthouse.py
-asserts what does not). Three runs per page; prints each score and the best.
+asserts what does not). Three runs per page, one Chromium for them all; prints each score and the best.
 
 Run: make bench-lighthouse"""
 import sys
@@ -17,7 +17,7 @@ from django.core.management import call_command  # noqa: E402
 
 from catalog.models import GPU  # noqa: E402
 from tests.localized_urls import url_in  # noqa: E402
-from tests.quality.test_lighthouse import measured  # noqa: E402
+from tests.quality.test_lighthouse import lighthouse_reports  # noqa: E402
 from tests.servers import collect_static, gunicorn_server  # noqa: E402
 from workloads.models import Workload  # noqa: E402
 
@@ -41,9 +41,10 @@ def main():
                                                          "method": "weights_8bit", "batch": "16"}),
     }
     with gunicorn_server(workers=2) as base, tempfile.TemporaryDirectory() as folder:
-        for name, path in pages.items():
-            scores = [measured(base + path, Path(folder), f"{name}-{run}")["categories"]["performance"]["score"]
-                      for run in range(RUNS)]
+        reports = lighthouse_reports({f"{name}-{run}": base + path for name, path in pages.items()
+                                      for run in range(RUNS)}, Path(folder))
+        for name in pages:
+            scores = [reports[f"{name}-{run}"]["categories"]["performance"]["score"] for run in range(RUNS)]
             print(f"{name:12} performance {' '.join(f'{score:.2f}' for score in scores)}  best {max(scores):.2f}")
 
 

@@ -16,12 +16,12 @@ from core.page_cache import recent_pages
 from workloads.models import Workload
 
 from . import launch_copy, launch_version
+from .page_judges import CHROMIUM
 from .sitemap import sitemap_paths
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
 # Tests that start other processes (servers, commands, a browser) carry one of these markers, so that
 # `make test-fast` (-m "not browser and not quality and not multiprocess") leaves them all out.
 MARKERS_OF_TESTS_THAT_START_PROCESSES = ("multiprocess", "browser", "quality")
@@ -48,6 +48,19 @@ def refuse_processes_from_unmarked_tests(event, args):
 
 
 sys.addaudithook(refuse_processes_from_unmarked_tests)
+
+
+def running_order(item):
+    """The long tests first, then the others that start processes, then the rest, each group in the order collected:
+    the workers (``--dist worksteal``, Makefile) each take half the run and an idle one takes half of what another
+    has left, so a run ends on short tests rather than on one worker alone in a long one."""
+    if item.get_closest_marker("long"):
+        return 0
+    return 1 if any(item.get_closest_marker(name) for name in MARKERS_OF_TESTS_THAT_START_PROCESSES) else 2
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=running_order)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -4,6 +4,7 @@ import json
 import subprocess
 from pathlib import Path
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's, never a downloaded browser
 NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"

@@ -12,6 +12,7 @@ from .conftest import assert_sitemap_is_complete, sitemap_paths
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser, client, viewport):
     paths = sitemap_paths(client)

@@ -30,6 +30,7 @@ def estimator_paths(languages=LANGUAGES):
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.long
 def test_no_axe_violation_on_the_estimator(live_server, live_launch_content, browser, viewport):
     context = browser.new_context(viewport=VIEWPORTS[viewport], bypass_csp=True)
     page = context.new_page()

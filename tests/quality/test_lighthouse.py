@@ -6,8 +6,8 @@ within the first-visit budget, no request beyond the page's own host. The perfor
 host's load (a busy 2-core machine measured 0.95 on a page that scores 1 alone): ``make bench-lighthouse`` prints
 it (bench/lighthouse_scores.py)."""
 import json
-import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -15,45 +15,35 @@ from catalog.models import GPU
 from workloads.models import Workload
 
 from ..localized_urls import url_in
-from .conftest import NODE_MODULES
+from ..page_judges import CHROMIUM, NODE_MODULES
 from .first_visit import BUDGET_BYTES
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 # Debian's Chromium with no background work of its own: no network beyond the page, no extensions.
-CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking "
-                "--disable-component-update --disable-sync --no-first-run --disable-extensions --disable-default-apps "
-                "--mute-audio --disable-features=Translate,OptimizationHints,MediaRouter")
+CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-extensions", "--disable-default-apps", "--mute-audio",
+                "--disable-features=Translate,OptimizationHints,MediaRouter"]
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+LIGHTHOUSE_PAGES = Path(__file__).with_name("lighthouse_pages.mjs")
+SECONDS_PER_PAGE = 180
 
 
-class LighthouseRuntimeError(Exception):
-    """Lighthouse could not measure the page (e.g. NO_NAVSTART: its own trace recording failed) and asks
-    to be run again: a failure of the tool's run, not a score of the page."""
-
-
-def lighthouse(url, output):
-    result = subprocess.run(
-        [str(NODE_MODULES / ".bin" / "lighthouse"), url, "--quiet", "--output=json", f"--output-path={output}",
-         f"--chrome-flags={CHROME_FLAGS}", "--only-categories=performance,accessibility,best-practices,seo"],
-        check=False, env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"}, timeout=180, stderr=subprocess.PIPE,
-        text=True,
-    )
-    if result.returncode != 0:
-        if "Runtime error encountered" in result.stderr:
-            raise LighthouseRuntimeError(result.stderr.strip())
-        raise subprocess.CalledProcessError(result.returncode, result.args, stderr=result.stderr)
-    return json.loads(output.read_text())
-
-
-def measured(url, output_dir, name, runtime_errors_allowed=2):
-    """One Lighthouse report of ``url``; a run that Lighthouse itself aborts with a runtime error is retried, at
-    most ``runtime_errors_allowed`` times."""
-    for attempt in range(runtime_errors_allowed + 1):
-        try:
-            return lighthouse(url, output_dir / f"{name}-{attempt}.json")
-        except LighthouseRuntimeError:
-            if attempt == runtime_errors_allowed:
-                raise
-    raise AssertionError("unreachable")
+def lighthouse_reports(urls, output_dir, runtime_errors_allowed=2):
+    """Lighthouse's report of each page ({name: url}), {name: report}: one Chromium and one Node process for
+    them all (lighthouse_pages.mjs). A run Lighthouse itself aborts with a runtime error (e.g. NO_NAVSTART: its
+    own trace recording failed) is a failure of the tool's run, not a score of the page, and is run again, at
+    most ``runtime_errors_allowed`` times a page."""
+    outputs = {name: output_dir / f"{name}.json" for name in urls}
+    jobs = output_dir / "lighthouse-jobs.json"
+    jobs.write_text(json.dumps({
+        "chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS, "categories": CATEGORIES,
+        "runtimeErrorsAllowed": runtime_errors_allowed,
+        "pages": [{"url": url, "output": str(outputs[name])} for name, url in urls.items()],
+    }))
+    subprocess.run(["node", str(LIGHTHOUSE_PAGES), str(jobs)], check=True, cwd=NODE_MODULES.parent,
+                   timeout=SECONDS_PER_PAGE * len(urls))
+    return {name: json.loads(output.read_text()) for name, output in outputs.items()}
 
 
 # The categories whose score does not depend on the host's speed.
@@ -81,6 +71,7 @@ def steady_findings(name, report, origin):
     return findings
 
 
+@pytest.mark.long
 def test_lighthouse_finds_nothing_that_host_load_does_not_explain(production_server, tmp_path):
     gpu = GPU.objects.get(slug="h100-sxm")
     # A 70-billion-parameter model, full training: the results table of every GPU.
@@ -97,9 +88,9 @@ def test_lighthouse_finds_nothing_that_host_load_does_not_explain(production_ser
         "inference": url_in("es", "estimator:calculator", {"answer": "inference", "size": "70",
                                                          "method": "weights_8bit", "batch": "16"}),
     }
+    reports = lighthouse_reports({name: production_server + path for name, path in pages.items()}, tmp_path)
     findings, performance = [], {}
-    for name, path in pages.items():
-        report = measured(production_server + path, tmp_path, name)
+    for name, report in reports.items():
         performance[name] = report["categories"]["performance"]["score"]
         findings += steady_findings(name, report, production_server)
     print("Lighthouse performance (depends on the host's load):", json.dumps(performance))
