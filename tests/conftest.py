@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
+from django.db import connection
 from django.template.base import Template
 from django.test import Client
 from django.test.utils import _TestState, instrumented_test_render
@@ -99,13 +100,18 @@ def forget_the_cache():
 
 
 @pytest.fixture(autouse=True)
-def empty_cache(request):
+def empty_cache(request, django_db_blocker):
     """Each test starts with an empty cache (the database is rolled back between tests, the cache is not),
     under the content version the tests before it read the launch content under, unless it changes the
-    database or the settings (tests/launch_version.py)."""
+    database or the settings (tests/launch_version.py). After a test whose teardown emptied the tables (a
+    transactional one), the launch content is put back, committed, so that the tests after it find it as
+    loaded, under a version they keep."""
     forget_the_cache()
     with launch_version.start_test(request.node):
         yield
+    if launch_version.has_own_state(request.node) and connection.settings_dict["NAME"].startswith("test_"):
+        with django_db_blocker.unblock():
+            ensure_launch_content()
     forget_the_cache()
 
 
