@@ -11,6 +11,7 @@ from django.template.base import Template
 from django.test import Client
 from django.test.utils import _TestState, instrumented_test_render
 from django.utils import translation
+from pytest_django.plugin import blocking_manager_key
 
 from core import content_version, shared_cache
 from core.page_cache import recent_pages
@@ -100,19 +101,26 @@ def forget_the_cache():
 
 
 @pytest.fixture(autouse=True)
-def empty_cache(request, django_db_blocker):
+def empty_cache(request):
     """Each test starts with an empty cache (the database is rolled back between tests, the cache is not),
     under the content version the tests before it read the launch content under, unless it changes the
-    database or the settings (tests/launch_version.py). After a test whose teardown emptied the tables (a
-    transactional one), the launch content is put back, committed, so that the tests after it find it as
-    loaded, under a version they keep."""
+    database or the settings (tests/launch_version.py)."""
+    launch_content_committed(request)
     forget_the_cache()
     with launch_version.start_test(request.node):
         yield
-    if launch_version.has_own_state(request.node) and connection.settings_dict["NAME"].startswith("test_"):
-        with django_db_blocker.unblock():
-            ensure_launch_content()
     forget_the_cache()
+
+
+def launch_content_committed(request):
+    """The launch content put back, committed, before a test starts when the tables are empty (a transactional
+    test's teardown empties them): the tests after it find it as loaded and keep one content version, where each
+    would put it back in its own rolled-back transaction, under a version of its own. Not once a test's
+    transaction has begun (a test marked ``django_db`` begins it before this), nor before the test database is
+    set up."""
+    if connection.settings_dict["NAME"].startswith("test_") and not connection.in_atomic_block:
+        with request.config.stash[blocking_manager_key].unblock():
+            ensure_launch_content()
 
 
 def load_launch_content():

@@ -164,13 +164,13 @@ def opaque(css_color):
 
 
 def test_phone_heading_in_first_screen_and_tables_scroll_in_their_box(
-        live_server, live_launch_content, browser, client):
+        live_server, live_launch_content, browser, client, sitemap_pages):
     """375×667, every page type in every language (``judged_paths``): the h1's top is at most 240 px down; the
     page is at most 375 px wide; a table wider than its box scrolls inside the box, and its first column (the GPU
     name of a .gpu-table row) stays at the box's left edge when the box is scrolled 200 px sideways."""
     paths = sitemap_paths(client)
     assert_sitemap_is_complete(paths)
-    paths = judged_paths(client, paths)
+    paths = judged_paths(sitemap_pages, paths)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
     problems, h1_tops, wide_tables, pinned_cells, pages_with_wide_tables = [], [], 0, 0, set()

@@ -14,11 +14,12 @@ pytestmark = [pytest.mark.quality, pytest.mark.browser]
 
 @pytest.mark.long
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser, client, viewport):
+def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser, client, sitemap_pages,
+                                     viewport):
     paths = sitemap_paths(client)
     # Every page type (each workload, the GPU pages, the fixed and legal pages) in every language.
     assert_sitemap_is_complete(paths)
-    paths = judged_paths(client, paths)
+    paths = judged_paths(sitemap_pages, paths)
     # The page's CSP would block the injected script; the policy itself is tested elsewhere.
     context = browser.new_context(viewport=VIEWPORTS[viewport], bypass_csp=True)
     page = context.new_page()
