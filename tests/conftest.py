@@ -110,17 +110,26 @@ def empty_cache(request):
     with launch_version.start_test(request.node):
         yield
     forget_the_cache()
+    global _tables_may_be_empty
+    _tables_may_be_empty = _tables_may_be_empty or launch_version.has_own_state(request.node)
+
+
+# Whether a test that commits (whose teardown empties every table) ran since the launch content was last seen.
+_tables_may_be_empty = False
 
 
 def launch_content_committed(request):
-    """The launch content put back, committed, before a test starts when the tables are empty (a transactional
-    test's teardown empties them): the tests after it find it as loaded and keep one content version, where each
-    would put it back in its own rolled-back transaction, under a version of its own. Not once a test's
-    transaction has begun (a test marked ``django_db`` begins it before this), nor before the test database is
-    set up."""
-    if connection.settings_dict["NAME"].startswith("test_") and not connection.in_atomic_block:
+    """The launch content put back, committed, before a test starts when a transactional test's teardown emptied
+    the tables: the tests after it find it as loaded and keep one content version, where each would put it back
+    in its own rolled-back transaction, under a version of its own. Not once a test's transaction has begun (a
+    test marked ``django_db`` begins it before this): the next test looks again. Nor before the test database is
+    set up (a test with no database may start processes before any test asked for one)."""
+    global _tables_may_be_empty
+    if (_tables_may_be_empty and not connection.in_atomic_block
+            and connection.settings_dict["NAME"].startswith("test_")):
         with request.config.stash[blocking_manager_key].unblock():
             ensure_launch_content()
+        _tables_may_be_empty = False
 
 
 def load_launch_content():
