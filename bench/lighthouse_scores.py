@@ -17,7 +17,7 @@ from django.core.management import call_command  # noqa: E402
 
 from catalog.models import GPU  # noqa: E402
 from tests.localized_urls import url_in  # noqa: E402
-from tests.quality.test_lighthouse import lighthouse_reports  # noqa: E402
+from tests.quality.lighthouse import lighthouse_reports  # noqa: E402
 from tests.servers import collect_static, gunicorn_server  # noqa: E402
 from workloads.models import Workload  # noqa: E402
 

@@ -1,6 +1,6 @@
 // Lighthouse (its Node API, as its CLI runs it) on several pages in turn, with one Chromium and one Node process for
 // them all: starting both for each page cost a third of the quality gate's time. Each page gets a fresh tab and
-// Lighthouse's own storage and cache reset, as in the CLI. Run by tests/quality/test_lighthouse.py (lighthouse_reports):
+// Lighthouse's own storage and cache reset, as in the CLI. Run by tests/quality/lighthouse.py (lighthouse_reports):
 //   node lighthouse_pages.mjs JOBS.json
 // JOBS.json: {chromePath, chromeFlags: [...], categories: [...], runtimeErrorsAllowed, pages: [{url, output}]}.
 // Writes each page's report (JSON) to its output. A run Lighthouse itself aborts with a runtime error (e.g.

@@ -6,8 +6,6 @@ within the first-visit budget, no request beyond the page's own host. The perfor
 host's load (a busy 2-core machine measured 0.95 on a page that scores 1 alone): ``make bench-lighthouse`` prints
 it (bench/lighthouse_scores.py)."""
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -15,60 +13,9 @@ from catalog.models import GPU
 from workloads.models import Workload
 
 from ..localized_urls import url_in
-from ..page_judges import CHROMIUM, NODE_MODULES
-from .first_visit import BUDGET_BYTES
+from .lighthouse import lighthouse_reports, steady_findings
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
-# Debian's Chromium with no background work of its own: no network beyond the page, no extensions.
-CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-extensions", "--disable-default-apps", "--mute-audio",
-                "--disable-features=Translate,OptimizationHints,MediaRouter"]
-CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-LIGHTHOUSE_PAGES = Path(__file__).with_name("lighthouse_pages.mjs")
-SECONDS_PER_PAGE = 180
-
-
-def lighthouse_reports(urls, output_dir, runtime_errors_allowed=2):
-    """Lighthouse's report of each page ({name: url}), {name: report}: one Chromium and one Node process for
-    them all (lighthouse_pages.mjs). A run Lighthouse itself aborts with a runtime error (e.g. NO_NAVSTART: its
-    own trace recording failed) is a failure of the tool's run, not a score of the page, and is run again, at
-    most ``runtime_errors_allowed`` times a page."""
-    outputs = {name: output_dir / f"{name}.json" for name in urls}
-    jobs = output_dir / "lighthouse-jobs.json"
-    jobs.write_text(json.dumps({
-        "chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS, "categories": CATEGORIES,
-        "runtimeErrorsAllowed": runtime_errors_allowed,
-        "pages": [{"url": url, "output": str(outputs[name])} for name, url in urls.items()],
-    }))
-    subprocess.run(["node", str(LIGHTHOUSE_PAGES), str(jobs)], check=True, cwd=NODE_MODULES.parent,
-                   timeout=SECONDS_PER_PAGE * len(urls))
-    return {name: json.loads(output.read_text()) for name, output in outputs.items()}
-
-
-# The categories whose score does not depend on the host's speed.
-STEADY_CATEGORIES = ("accessibility", "best-practices", "seo")
-
-
-def steady_findings(name, report, origin):
-    """What a page gets wrong that no host load explains: a steady category below 100 (with its failing audits),
-    a render-blocking resource, more bytes than the budget, a request to another host."""
-    findings = [f"{name}: {key} {report['categories'][key]['score']}" for key in STEADY_CATEGORIES
-                if report["categories"][key]["score"] != 1]
-    findings += [
-        f"{name}: {key} {audit['score']} {audit.get('displayValue', '')}"
-        for key, audit in report["audits"].items()
-        if audit.get("score") is not None and audit["score"] < 1 and audit.get("scoreDisplayMode") == "binary"
-    ]
-    blocking = report["audits"]["render-blocking-resources"].get("details", {}).get("items", [])
-    findings += [f"{name}: render-blocking {item['url']}" for item in blocking]
-    weight = report["audits"]["total-byte-weight"]["numericValue"]
-    if weight > BUDGET_BYTES:
-        findings.append(f"{name}: {weight:.0f} bytes, over the budget of {BUDGET_BYTES}")
-    requests = report["audits"]["network-requests"]["details"]["items"]
-    findings += [f"{name}: request to {item['url']}" for item in requests
-                 if not item["url"].startswith(origin) and not item["url"].startswith("data:")]
-    return findings
 
 
 @pytest.mark.long

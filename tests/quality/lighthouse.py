@@ -1,0 +1,75 @@
+"""Lighthouse (npm lighthouse@12.2.3) in Debian's Chromium, mobile settings: the reports of a set of pages from one
+Chromium and one Node process, and what a report finds that no host load explains. The quality gate
+(test_lighthouse.py) asserts those findings; ``make bench-lighthouse`` prints the performance score."""
+import json
+import subprocess
+from pathlib import Path
+
+from ..page_judges import CHROMIUM, NODE_MODULES
+from .first_visit import BUDGET_BYTES
+
+# Debian's Chromium with no background work of its own: no network beyond the page, no extensions.
+CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-extensions", "--disable-default-apps", "--mute-audio",
+                "--disable-features=Translate,OptimizationHints,MediaRouter"]
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+LIGHTHOUSE_PAGES = Path(__file__).with_name("lighthouse_pages.mjs")
+SECONDS_PER_PAGE = 180
+
+
+def lighthouse_reports(urls, output_dir, runtime_errors_allowed=2):
+    """Lighthouse's report of each page ({name: url}), {name: report}: one Chromium and one Node process for
+    them all (lighthouse_pages.mjs). A run Lighthouse itself aborts with a runtime error (e.g. NO_NAVSTART: its
+    own trace recording failed) is a failure of the tool's run, not a score of the page, and is run again, at
+    most ``runtime_errors_allowed`` times a page."""
+    outputs = {name: output_dir / f"{name}.json" for name in urls}
+    jobs = output_dir / "lighthouse-jobs.json"
+    jobs.write_text(json.dumps({
+        "chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS, "categories": CATEGORIES,
+        "runtimeErrorsAllowed": runtime_errors_allowed,
+        "pages": [{"url": url, "output": str(outputs[name])} for name, url in urls.items()],
+    }))
+    subprocess.run(["node", str(LIGHTHOUSE_PAGES), str(jobs)], check=True, cwd=NODE_MODULES.parent,
+                   timeout=SECONDS_PER_PAGE * len(urls))
+    return {name: json.loads(output.read_text()) for name, output in outputs.items()}
+
+
+# The categories whose score does not depend on the host's speed.
+STEADY_CATEGORIES = ("accessibility", "best-practices", "seo")
+
+
+# Lighthouse's failure type of a back/forward-cache failure that is no doing of the page (Chromium's
+# "Circumstantial" reasons: the browser's own state, e.g. the page kept too long in the cache on a busy host).
+# "Actionable" failures and those "Pending browser support" are the page's: they hold on any host.
+NOT_ACTIONABLE = "Not actionable"
+
+
+def failed_binary_audits(name, key, audit):
+    """A failed pass/fail audit's findings: one line, or for the back/forward cache one per failure the page
+    causes (its protocol reason), none for a failure no page causes."""
+    if key != "bf-cache":
+        return [f"{name}: {key} {audit['score']} {audit.get('displayValue', '')}"]
+    return [f"{name}: bf-cache {item['protocolReason']} ({item['failureType']})"
+            for item in audit.get("details", {}).get("items", []) if item["failureType"] != NOT_ACTIONABLE]
+
+
+def steady_findings(name, report, origin):
+    """What a page gets wrong that no host load explains: a steady category below 100 (with its failing audits),
+    a failed pass/fail audit, a render-blocking resource, more bytes than the budget, a request to another host."""
+    findings = [f"{name}: {key} {report['categories'][key]['score']}" for key in STEADY_CATEGORIES
+                if report["categories"][key]["score"] != 1]
+    for key, audit in report["audits"].items():
+        if audit.get("score") is not None and audit["score"] < 1 and audit.get("scoreDisplayMode") == "binary":
+            findings += failed_binary_audits(name, key, audit)
+    blocking = report["audits"]["render-blocking-resources"].get("details", {}).get("items", [])
+    findings += [f"{name}: render-blocking {item['url']}" for item in blocking]
+    weight = report["audits"]["total-byte-weight"]["numericValue"]
+    if weight > BUDGET_BYTES:
+        findings.append(f"{name}: {weight:.0f} bytes, over the budget of {BUDGET_BYTES}")
+    requests = report["audits"]["network-requests"]["details"]["items"]
+    findings += [f"{name}: request to {item['url']}" for item in requests
+                 if not item["url"].startswith(origin) and not item["url"].startswith("data:")]
+    return findings
+
+

@@ -1,0 +1,60 @@
+"""What the Lighthouse gate counts against a page (tests/quality/lighthouse.py, steady_findings), on reports written
+here in Lighthouse's shape: a back/forward-cache failure the page causes is a finding, one of the browser's own
+state (Lighthouse's "Not actionable", e.g. the cache timing out on a busy host) is not."""
+import pytest
+
+from .quality.first_visit import BUDGET_BYTES
+from .quality.lighthouse import NOT_ACTIONABLE, STEADY_CATEGORIES, steady_findings
+
+ORIGIN = "http://127.0.0.1:8123"
+
+
+def report(bf_cache_failures=(), byte_weight=BUDGET_BYTES // 2, other_audits=None):
+    """A report of a page with nothing wrong but the given back/forward-cache failures ((reason, type) pairs)."""
+    bf_cache = {"score": 1, "scoreDisplayMode": "binary"}
+    if bf_cache_failures:
+        bf_cache = {"score": 0, "scoreDisplayMode": "binary",
+                    "displayValue": f"{len(bf_cache_failures)} failure reasons",
+                    "details": {"items": [{"reason": reason, "protocolReason": reason, "failureType": failure_type}
+                                          for reason, failure_type in bf_cache_failures]}}
+    return {
+        "categories": {key: {"score": 1} for key in ("performance", *STEADY_CATEGORIES)},
+        "audits": {
+            "bf-cache": bf_cache,
+            "render-blocking-resources": {"score": 1, "scoreDisplayMode": "metricSavings", "details": {"items": []}},
+            "total-byte-weight": {"score": 1, "scoreDisplayMode": "numeric", "numericValue": byte_weight},
+            "network-requests": {"score": None, "scoreDisplayMode": "informative",
+                                 "details": {"items": [{"url": ORIGIN + "/es/"}, {"url": "data:image/png,"}]}},
+            **(other_audits or {}),
+        },
+    }
+
+
+def test_a_page_with_nothing_wrong_has_no_finding():
+    assert steady_findings("home", report(), ORIGIN) == []
+
+
+def test_a_back_forward_cache_failure_of_the_browsers_own_state_is_no_finding():
+    circumstantial = [("TimeoutPuttingInCache", NOT_ACTIONABLE), ("CacheLimit", NOT_ACTIONABLE)]
+    assert steady_findings("price alert", report(circumstantial), ORIGIN) == []
+
+
+@pytest.mark.parametrize("failure_type", ["Actionable", "Pending browser support"])
+def test_a_back_forward_cache_failure_the_page_causes_is_a_finding_naming_its_reason(failure_type):
+    failures = [("MainResourceHasCacheControlNoStore", failure_type), ("TimeoutPuttingInCache", NOT_ACTIONABLE),
+                ("UnloadHandlerExistsInMainFrame", failure_type)]
+    findings = steady_findings("price alert", report(failures), ORIGIN)
+    assert findings == [f"price alert: bf-cache {reason} ({kind})" for reason, kind in failures
+                        if kind != NOT_ACTIONABLE]
+
+
+def test_other_failures_stay_findings_beside_a_back_forward_cache_failure_of_the_browser():
+    failed_audit = {"is-crawlable": {"score": 0, "scoreDisplayMode": "binary", "displayValue": ""}}
+    page = report([("TimeoutPuttingInCache", NOT_ACTIONABLE)], byte_weight=BUDGET_BYTES + 1, other_audits=failed_audit)
+    page["categories"]["seo"]["score"] = 0.92
+    page["audits"]["network-requests"]["details"]["items"].append({"url": "https://fonts.example/font.woff2"})
+    assert steady_findings("gpu", page, ORIGIN) == [
+        "gpu: seo 0.92", "gpu: is-crawlable 0 ",
+        f"gpu: {BUDGET_BYTES + 1} bytes, over the budget of {BUDGET_BYTES}",
+        "gpu: request to https://fonts.example/font.woff2",
+    ]
