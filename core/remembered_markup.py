@@ -2,12 +2,13 @@
 
 ``render_remembered(template_name, context)`` renders a template whose output depends on nothing but its
 context, the active language's translations and the URL patterns (the site's header and footer, a signup link)
-once per language and context. ``remembered(key, render)`` keeps what ``render()`` returns under a key the
-caller builds from everything the markup shows (a catalogue row: the content version, the language, the GPU and
-its price change). ``RememberedBoundField`` renders a form field once per look (its label, value, errors,
-choices…). Both share one store, the least recently used dropped beyond ``REMEMBERED_MARKUP_BYTES``, so a
-flood of distinct pages cannot grow it; markup of an earlier content version is never asked for again and ages
-out the same way."""
+once per language and context; ``render_remembered_around(template_name, context, text)`` once for every value
+of a text that varies more than the rest (a page's query string in its language links). ``remembered(key,
+render)`` keeps what ``render()`` returns under a key the caller builds from everything the markup shows (a
+catalogue row: the content version, the language, the GPU and its price change). ``RememberedBoundField`` renders
+a form field once per look (its label, value, errors, choices…). Both share one store, the least recently used
+dropped beyond ``REMEMBERED_MARKUP_BYTES``, so a flood of distinct pages cannot grow it; markup of an earlier
+content version is never asked for again and ages out the same way."""
 import dataclasses
 import threading
 from collections import OrderedDict
@@ -16,11 +17,16 @@ from decimal import Decimal
 from django.forms import BoundField
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
-from django.utils.safestring import mark_safe
+from django.utils.html import escape
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language
 
 REMEMBERED_MARKUP_BYTES = 16 * 1024 * 1024
 PLAIN_VALUES = (type(None), bool, int, float, Decimal)
+# What stands for a varying text in kept markup (render_remembered_around): no template or escaping makes it, and
+# what a filter or an escaping makes of it still shows its name (HOLE_NAME).
+HOLE_NAME = "everxtexthole"  # letters: no escaping changes them
+HOLE = f"\x00{HOLE_NAME}\x00"
 
 
 def frozen(value):
@@ -99,6 +105,41 @@ def render_remembered(template_name, context):
     except TypeError:
         return render_to_string(template_name, context)
     return mark_safe(remembered(key, lambda: render_to_string(template_name, context)))
+
+
+def with_hole(value, text):
+    """``value`` (strings and plain values in lists, tuples and dicts) with ``text`` replaced by ``HOLE`` in each
+    string; any other value as it is (it shows its own text). ValueError where a safe string holds ``text``: a
+    template shows it unescaped."""
+    if isinstance(value, str):
+        if isinstance(value, SafeData) and text in value:
+            raise ValueError("a safe string holds the text")
+        return value if isinstance(value, SafeData) else value.replace(text, HOLE)
+    if type(value) in (list, tuple):
+        return type(value)(with_hole(item, text) for item in value)
+    if type(value) is dict:
+        return {name: with_hole(item, text) for name, item in value.items()}
+    return value
+
+
+def render_remembered_around(template_name, context, text):
+    """``render_remembered(template_name, context)`` kept once for every value of ``text``: a string the context
+    holds that varies more than the rest of it (a page's query string, which every language link of the page
+    ends with, one per visitor's input). The markup is kept with ``HOLE`` in its place and the escaped ``text`` put
+    in, which is what the template makes of it wherever it shows it escaped and unfiltered (``{{ link.path }}``:
+    escaping is character by character). Rendered as given when ``text`` is empty, a safe string holds it, or the
+    template changed the placeholder (a filter, JSON or JavaScript escaping)."""
+    if not text:
+        return render_remembered(template_name, context)
+    try:
+        holed = with_hole(context, text)
+    except ValueError:
+        return render_remembered(template_name, context)
+    markup = render_remembered(template_name, holed)
+    filled = markup.replace(HOLE, escape(text))
+    if "\x00" in filled or HOLE_NAME in filled.lower():
+        return render_remembered(template_name, context)
+    return mark_safe(filled)
 
 
 def choices_look(choices):

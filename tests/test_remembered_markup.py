@@ -4,20 +4,26 @@ language's, and the memory stays bounded in bytes."""
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from django.db import connection
 from django.template import Context, Template
+from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
+from django.urls import resolve
 from django.utils import timezone, translation
 from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 
 from catalog.catalogue import priced_gpus
 from catalog.models import GPU, ModelPreset
+from catalog.views import query_paths
+from core import remembered_markup as remembered_markup_module
 from core import site_parts
 from core.content_version import bump_content_version
-from core.remembered_markup import RememberedMarkup, frozen, remembered_markup
+from core.pages import page_context
+from core.remembered_markup import RememberedMarkup, frozen, remembered_markup, render_remembered_around, with_hole
 from workloads.models import Workload
 
 from .html import parse
@@ -208,3 +214,69 @@ def test_a_remembered_include_renders_as_the_include_once_per_language_and_value
     # A value that is not plain is rendered every time, as an include would be.
     assert template.render(Context({"here": object()})) == include.render(Context({"here": object()}))
     assert len(kept("template")) == 4
+
+
+# Inputs as visitors type them: urlencode turns each into a query with "&", "+" and %-escapes, which the markup shows
+# escaped ("&amp;").
+VISITOR_QUERIES = [
+    [("size", "70"), ("method", "full_adam")],
+    [("answer", "training"), ("size", "8.5"), ("tokens", "1 000"), ("note", "<b>\"it's\"</b> & Größe")],
+    [("gpu", "h100-sxm"), ("gpu", "b200")],
+]
+
+
+def region_context(rf, language, query_pairs):
+    """The page context a region is rendered from, for the calculator in ``language`` with ``query_pairs``."""
+    with translation.override(language):
+        paths = query_paths("estimator:calculator", query_pairs)
+        request = rf.get(paths[language])
+        request.resolver_match = resolve(request.path)
+        return {"request": request, **page_context(request, paths, title="T", description="D")}
+
+
+@pytest.mark.parametrize("key", ["header", "footer"])
+def test_a_region_kept_around_the_query_is_the_region_rendered_with_it(rf, launch_content, key):
+    region = site_parts._regions[key]
+    for language in ("en", "de"):
+        for query_pairs in VISITOR_QUERIES:
+            page = region_context(rf, language, query_pairs)
+            with translation.override(language):
+                kept = site_parts.render_region(key, page)
+                assert kept == render_to_string(region.template_name, region.context(page))
+            links = {link.attrs["hreflang"]: link.attrs["href"] for link in parse(kept).find_all("a")
+                     if "hreflang" in link.attrs}
+            # Every other language's link carries the visitor's query, whole.
+            assert links and all(href.endswith("?" + urlencode(query_pairs)) for href in links.values())
+
+
+def test_a_region_is_kept_once_for_all_the_queries_of_a_page(client, launch_content, settings):
+    settings.PAGE_CACHE_ENABLED = False
+    remembered_markup.clear()
+    for answer in ([], [("answer", "training"), ("tokens", "100")]):
+        for size in ("7", "13.5", "70"):
+            query_pairs = [*answer, ("size", size), ("method", "full_adam")]
+            switcher = parse(client.get(url_in("en", "estimator:calculator", query_pairs)).content.decode()).find(
+                "details", class_="language-switcher")
+            link = urlsplit(switcher.find("a", hreflang="de").attrs["href"])
+            assert link.path == url_in("de", "estimator:calculator")
+            assert sorted(parse_qsl(link.query)) == sorted(query_pairs)
+    regions = [key for key in remembered_markup.entries if key[1] in ("includes/storefront/header.html",
+                                                                       "includes/footer.html")]
+    assert len(regions) == 2  # one header and one footer for the six inputs on both tabs
+
+
+def test_markup_is_rendered_with_the_text_where_a_hole_would_not_give_the_same(monkeypatch):
+    templates = {"escaped": "<a href='{{ path }}'>{{ name }}</a>", "filtered": "<a href='{{ path|urlencode }}'>x</a>",
+                 "sliced": "{{ path|slice:':-3' }}", "in a script": "<script>var p = '{{ path|escapejs }}';</script>",
+                 "json": "{{ data|json_script }}", "upper": "{{ path|upper }}"}
+    monkeypatch.setattr(remembered_markup_module, "render_to_string",
+                        lambda name, context: Template(templates[name]).render(Context(context)))
+    text = "?a=1&b=<'2'>"
+    for name in templates:
+        context = {"path": "/en/x/" + text, "name": "N", "data": {"item": "https://site.example/en/x/" + text}}
+        assert render_remembered_around(name, context, text) == Template(templates[name]).render(Context(context))
+    # A safe string is shown unescaped: never holed.
+    safe = {"path": mark_safe("/en/x/" + text), "name": "N"}
+    with pytest.raises(ValueError):
+        with_hole(safe, text)
+    assert render_remembered_around("escaped", safe, text) == Template(templates["escaped"]).render(Context(safe))
