@@ -71,5 +71,3 @@ def steady_findings(name, report, origin):
     findings += [f"{name}: request to {item['url']}" for item in requests
                  if not item["url"].startswith(origin) and not item["url"].startswith("data:")]
     return findings
-
-
