@@ -10,7 +10,7 @@ from catalog.models import GPU
 
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
-from ..page_judges import AXE, axe_problems, axe_violations, box_in_first_screen
+from ..page_judges import AXE, axe_context, axe_problems, axe_violations, box_in_first_screen
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def test_the_price_and_the_signup_action_are_in_the_first_screen(live_server, li
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by `make test` (npm ci)")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_price_block_and_the_chosen_gpu_pass_axe(live_server, live_launch_content, browser, scheme):
-    context = browser.new_context(bypass_csp=True, color_scheme=scheme, viewport=VIEWPORTS["phone"])
+    context = axe_context(browser, color_scheme=scheme, viewport=VIEWPORTS["phone"])
     page = context.new_page()
     problems = []
     try:

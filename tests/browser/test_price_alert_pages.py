@@ -9,7 +9,7 @@ from alerts.models import PriceAlert
 from catalog.models import GPU
 
 from ..localized_urls import url_in
-from ..page_judges import AXE, VIEWPORTS, axe_violations
+from ..page_judges import AXE, VIEWPORTS, axe_context, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def test_from_the_gpu_page_to_the_thank_you_page_in_german(live_server, live_lau
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_alert_form_passes_axe_empty_and_with_errors(live_server, live_launch_content, browser, viewport,
                                                           color_scheme):
-    context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=color_scheme, bypass_csp=True)
+    context = axe_context(browser, viewport=VIEWPORTS[viewport], color_scheme=color_scheme)
     page = context.new_page()
     try:
         page.goto(live_server.url + url_in("es", "alerts:price_alert", slug="h100-sxm"))

@@ -11,7 +11,7 @@ from signups.models import Signup
 from workloads.models import Workload
 
 from ..localized_urls import url_in
-from ..page_judges import AXE, axe_violations
+from ..page_judges import AXE, axe_context, axe_violations
 from ..signup_helpers import CONFIRM_LINK, run_mail_worker
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,7 @@ def test_sign_up_in_spanish_and_confirm_with_the_link_from_the_mail(
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by `make test` (npm ci)")
 @pytest.mark.parametrize("view_name", ["signups:signup", "signups:provider_application"])
 def test_the_forms_pass_axe_empty_and_with_errors(live_server, live_launch_content, browser, view_name):
-    context = browser.new_context(bypass_csp=True)
+    context = axe_context(browser)
     page = context.new_page()
     try:
         page.goto(live_server.url + url_in("es", view_name))

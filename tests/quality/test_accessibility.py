@@ -5,7 +5,7 @@ import pytest
 
 from workloads.models import Workload
 
-from ..page_judges import COLOR_SCHEMES, VIEWPORTS, axe_problems_in_each_scheme
+from ..page_judges import COLOR_SCHEMES, VIEWPORTS, axe_context, axe_problems_in_each_scheme
 from ..sitemap import judged_paths
 from .conftest import assert_sitemap_is_complete, sitemap_paths
 
@@ -21,7 +21,7 @@ def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser,
     assert_sitemap_is_complete(paths)
     paths = judged_paths(sitemap_pages, paths)
     # The page's CSP would block the injected script; the policy itself is tested elsewhere.
-    context = browser.new_context(viewport=VIEWPORTS[viewport], bypass_csp=True)
+    context = axe_context(browser, viewport=VIEWPORTS[viewport])
     page = context.new_page()
     problems, checked, headers_opened = [], 0, set()
     try:

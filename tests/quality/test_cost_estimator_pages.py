@@ -7,7 +7,7 @@ import pytest
 
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
-from ..page_judges import VIEWPORTS, axe_problems_in_each_scheme, vnu_errors
+from ..page_judges import VIEWPORTS, axe_context, axe_problems_in_each_scheme, vnu_errors
 from .first_visit import BUDGET_BYTES, first_visits
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
@@ -32,7 +32,7 @@ def estimator_paths(languages=LANGUAGES):
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.long
 def test_no_axe_violation_on_the_estimator(live_server, live_launch_content, browser, viewport):
-    context = browser.new_context(viewport=VIEWPORTS[viewport], bypass_csp=True)
+    context = axe_context(browser, viewport=VIEWPORTS[viewport])
     page = context.new_page()
     problems, charts = [], 0
     try:

@@ -11,7 +11,7 @@ from catalog.models import GPU, PricePoint
 from core.content_version import content_changed
 
 from ..localized_urls import url_in
-from ..page_judges import VIEWPORTS, axe_problems_in_each_scheme, vnu_errors
+from ..page_judges import VIEWPORTS, axe_context, axe_problems_in_each_scheme, vnu_errors
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 
@@ -38,7 +38,7 @@ def with_history():
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_no_axe_violation_on_pages_with_a_price_history(live_server, live_launch_content, browser, viewport):
     paths = with_history()
-    context = browser.new_context(viewport=VIEWPORTS[viewport], bypass_csp=True)
+    context = axe_context(browser, viewport=VIEWPORTS[viewport])
     page = context.new_page()
     problems, charts = [], 0
     try:
