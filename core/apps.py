@@ -12,8 +12,7 @@ class CoreConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from .content_version import connect_content_signals
-        from .editor_role import ensure_editor_group
+        from .editor_role import ensure_editor_group_after_the_last_app
 
         connect_content_signals()
-        # Sent once per app after migrate; the last run sees every app's permissions.
-        post_migrate.connect(ensure_editor_group, dispatch_uid="ensure-editor-group")
+        post_migrate.connect(ensure_editor_group_after_the_last_app, dispatch_uid="ensure-editor-group")
