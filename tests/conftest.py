@@ -4,6 +4,7 @@ import sys
 
 import pytest
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
 from django.core.management import call_command
 from django.db import connection
@@ -17,7 +18,7 @@ from core import content_version, shared_cache
 from core.page_cache import recent_pages
 from workloads.models import Workload
 
-from . import launch_copy, launch_version
+from . import launch_copy, launch_version, schema_history
 from .page_judges import CHROMIUM
 from .sitemap import sitemap_paths
 
@@ -183,6 +184,16 @@ def empty_database(db):
     """No content at all, for a test of the site before any is loaded: every table emptied inside the
     test's transaction, so the launch content is back for the next test."""
     call_command("flush", interactive=False, inhibit_post_migrate=True, verbosity=0)
+
+
+@pytest.fixture
+def migrations_rolled_back(db):
+    """``schema_history.migrate_to`` in a test whose transaction, schema changes included, is rolled back at its
+    end (PostgreSQL's DDL is transactional): no migrating forward again, no emptied tables."""
+    assert connection.in_atomic_block
+    yield schema_history.migrate_to
+    # Content types a migration made or renamed in the rolled-back transaction went with it.
+    ContentType.objects.clear_cache()
 
 
 @pytest.fixture

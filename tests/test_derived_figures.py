@@ -11,8 +11,6 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -174,13 +172,10 @@ def test_the_feed_gives_the_derived_figures_marked_as_derived(client, launch_con
 # 4. The migration, on a filled database.
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_adds_the_fields_and_the_price_sources_to_a_filled_database():
+def test_the_migration_adds_the_fields_and_the_price_sources_to_a_filled_database(migrations_rolled_back):
     before = [("catalog", "0008_model_preset_active_parameters")]
     after = [("catalog", "0009_derived_figures_price_source")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrations_rolled_back(before)
     OldGPU, OldPoint = old.get_model("catalog", "GPU"), old.get_model("catalog", "PricePoint")
     loaded_at = datetime(2026, 12, 1, 21, 50, 50, tzinfo=UTC)  # the launch data, loaded then
     imported_at = datetime(2026, 12, 1, 22, 30, tzinfo=UTC)
@@ -196,9 +191,7 @@ def test_the_migration_adds_the_fields_and_the_price_sources_to_a_filled_databas
     OldPoint.objects.create(gpu=edited, usd_per_hour=Decimal("3.00"), time=imported_at, source="admin")
     OldGPU.objects.create(slug="no-price", vendor="V", name="No price", architecture="A", memory_gb=80)
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
+    new = migrations_rolled_back(after)
     NewGPU, NewPoint = new.get_model("catalog", "GPU"), new.get_model("catalog", "PricePoint")
     gpus = {gpu.slug: gpu for gpu in NewGPU.objects.all()}
     launch_date = datetime(2026, 11, 30, tzinfo=UTC)  # the launch data's price_date
@@ -213,5 +206,3 @@ def test_the_migration_adds_the_fields_and_the_price_sources_to_a_filled_databas
     assert (gpus["no-price"].price_source, gpus["no-price"].price_updated_at) == ("launch", None)
     for gpu in gpus.values():
         assert (gpu.bf16_dense_tflops_derived, gpu.bandwidth_gbs_derived, gpu.derived_source) == (None, None, "")
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -10,10 +10,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-import pytest
 from django.core import mail
 from django.db import connection, connections
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -294,25 +292,19 @@ def test_twenty_concurrent_requests_for_one_mailbox_queue_at_most_the_budget(liv
     assert MailboxMail.objects.count() == budget and Mailbox.objects.count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_adds_the_budget_to_a_filled_database():
+def test_the_migration_adds_the_budget_to_a_filled_database(migrations_rolled_back):
     before, after = [("signups", "0007_signup_origin_and_business")], [("signups", "0008_mail_budget")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrations_rolled_back(before)
     old.get_model("signups", "Signup").objects.create(
         email="old@example.com", currency="USD", language="pt", signed_up_at=datetime(2026, 10, 1, tzinfo=UTC),
         consent_text_version="renter-1", consent_language="pt", source_path="/pt/",
     )
     old.get_model("signups", "OutboxEmail").objects.create(
         recipient="old@example.com", subject="s", body="b", language="pt")
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
+    new = migrations_rolled_back(after)
     assert new.get_model("signups", "Signup").objects.get().email == "old@example.com"
     assert new.get_model("signups", "OutboxEmail").objects.count() == 1
     assert not new.get_model("signups", "MailboxMail").objects.exists()
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrations_rolled_back(None)
     # Mails queued before the budget existed count for nothing: the mailbox has its whole budget.
     assert mail_budget.mails_in_window("old@example.com") == 0

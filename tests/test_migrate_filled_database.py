@@ -8,7 +8,6 @@ lifetime at their confirmation."""
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-import pytest
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -101,14 +100,9 @@ def fill(old):
             "waiting": waiting.pk, "left": left.pk, "mails": {kind: mail.pk for kind, mail in mails.items()}}
 
 
-@pytest.mark.django_db(transaction=True)
-def test_every_row_survives_the_moves_out_of_signups():
-    executor = MigrationExecutor(connection)
-    before = before_moves(executor)
-    executor.migrate(before)
-    made = fill(executor.loader.project_state(before).apps)
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+def test_every_row_survives_the_moves_out_of_signups(migrations_rolled_back):
+    made = fill(migrations_rolled_back(before_moves(MigrationExecutor(connection))))
+    migrations_rolled_back(None)
 
     for key, (title, title_en, body_de, version, updated) in made["pages"].items():
         page = LegalPage.objects.get(key=key)

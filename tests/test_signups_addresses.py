@@ -7,8 +7,6 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.core.validators import EmailValidator
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone, translation
 from django.utils.html import escape
 
@@ -123,14 +121,10 @@ def migration():
 
 
 @pytest.fixture
-def before_merge(transactional_db):
-    """The models as they were before the data migration (0004), on a database migrated back to them; the
-    database is migrated forward again afterwards."""
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE_MERGE)
-    yield executor.loader.project_state(BEFORE_MERGE).apps
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+def before_merge(migrations_rolled_back):
+    """The models as they were before the data migration (0004), on a database migrated back to them in the
+    test's transaction."""
+    return migrations_rolled_back(BEFORE_MERGE)
 
 
 def consent(version, language, path):

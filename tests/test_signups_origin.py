@@ -10,8 +10,6 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
@@ -202,12 +200,9 @@ def test_the_demand_report_counts_signups_per_page_gpu_and_language(client, laun
     assert "signups_by_origin,total,via=gpu-page gpu=h100-sxm language=de,all,2" in csv_text
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_adds_the_fields_to_a_filled_database():
+def test_the_migration_adds_the_fields_to_a_filled_database(migrations_rolled_back):
     before, after = [("signups", "0006_price_alerts")], [("signups", "0007_signup_origin_and_business")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrations_rolled_back(before)
     workload = None
     old.get_model("signups", "Signup").objects.create(
         email="old@example.com", currency="USD", language="pt", workload=workload,
@@ -218,16 +213,12 @@ def test_the_migration_adds_the_fields_to_a_filled_database():
         email="waiting@example.com", currency="EUR", language="es", consent_text_version="renter-1",
         consent_language="es", source_path="/es/",
     )
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    new = executor.loader.project_state(after).apps
+    new = migrations_rolled_back(after)
     signup = new.get_model("signups", "Signup").objects.get()
     assert (signup.email, signup.gpu_id, signup.gpu_count, signup.via, signup.for_business) == (
         "old@example.com", None, None, "", False)
     waiting = new.get_model("signups", "WaitlistRequest").objects.get()
     assert (waiting.via, waiting.for_business) == ("", False)
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_the_signups_export_carries_the_gpu_page_and_business_confirmation(client, launch_content, django_user_model):
