@@ -1,5 +1,6 @@
 """With the database unreachable, or a commit failing, the visitor gets a 503 page in their language with
 Retry-After, and never a thank-you for a signup that was not stored."""
+from contextlib import contextmanager
 from unittest import mock
 
 import pytest
@@ -15,10 +16,16 @@ from .localized_urls import url_in
 from .signup_helpers import provider_data, signup_data
 
 
+@contextmanager
 def database_down(error=OperationalError):
-    """Every query fails as when the server is gone; the page must render without one."""
+    """Every query fails as when the server is gone; the page must render without one. A pytest patch: the test
+    leaves the content the tests before it kept in memory (tests/launch_version.py), as a process would whose
+    database went away before it read any."""
     failing = mock.Mock(side_effect=error("connection to server failed: Connection refused"))
-    return mock.patch.multiple(CursorWrapper, execute=failing, executemany=failing)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CursorWrapper, "execute", failing)
+        patch.setattr(CursorWrapper, "executemany", failing)
+        yield
 
 
 def assert_unavailable_page(response, language):
