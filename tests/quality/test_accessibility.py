@@ -1,10 +1,13 @@
 """axe-core, injected by Playwright into real Chromium, reports no violation on any sitemap page in any
 language, on a desktop and on a 375 px wide phone, in the light and the dark colour scheme (both judged on each page
-as loaded, switching the scheme the page is shown in)."""
+as loaded, switching the scheme the page is shown in). On the same walk, in both widths, every page's footer shows
+at least five links, among them the catalogue, the calculator, the comparison and the two legal pages (issue 24):
+one page load serves both."""
 import pytest
 
 from workloads.models import Workload
 
+from ..localized_urls import url_in
 from ..page_judges import COLOR_SCHEMES, VIEWPORTS, axe_context, axe_problems_in_each_scheme
 from ..sitemap import judged_paths
 from .conftest import assert_sitemap_is_complete, sitemap_paths
@@ -12,10 +15,27 @@ from .conftest import assert_sitemap_is_complete, sitemap_paths
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 
 
+FOOTER_LINKS = """() => [...document.querySelectorAll('footer.site-footer a[href]')]
+  .filter(a => a.getClientRects().length > 0).map(a => a.getAttribute('href'))"""
+FOOTER_VIEWS = ("catalog:gpu_list", "estimator:calculator", "catalog:compare", "company:privacy",
+                "company:legal_notice")
+
+
+def footer_problems(page, path):
+    """What the footer of the page shown lacks: a link it must show, or five links in all."""
+    links = page.evaluate(FOOTER_LINKS)
+    language = path.split("/")[1]
+    problems = [f"{path}: the footer does not link {view_name}" for view_name in FOOTER_VIEWS
+                if url_in(language, view_name) not in links]
+    if len(links) < 5:
+        problems.append(f"{path}: {len(links)} footer links: {links}")
+    return problems
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser, client, sitemap_pages,
-                                     viewport):
+def test_no_axe_violation_and_a_full_footer_on_any_page(live_server, live_launch_content, browser, client,
+                                                        sitemap_pages, viewport):
     paths = sitemap_paths(client)
     # Every page type (each workload, the GPU pages, the fixed and legal pages) in every language.
     assert_sitemap_is_complete(paths)
@@ -31,6 +51,7 @@ def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser,
                 problems.append(f"{path}: status {response.status}")
                 continue
             checked += 1
+            problems += footer_problems(page, path)
             problems += axe_problems_in_each_scheme(page, path)
             language = path.split("/")[1]
             if language not in headers_opened:
@@ -41,7 +62,8 @@ def test_no_axe_violation_on_any_page(live_server, live_launch_content, browser,
                 problems += axe_problems_in_each_scheme(page, f"{path}, menus open", "header")
     finally:
         context.close()
-    print(f"axe, {viewport}, {' and '.join(COLOR_SCHEMES)}: {checked} pages checked, {len(problems)} problems")
+    schemes = " and ".join(COLOR_SCHEMES)
+    print(f"axe and footers, {viewport}, {schemes}: {checked} pages checked, {len(problems)} problems")
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems)
     assert checked == len(paths) and len(headers_opened) == 4
 
