@@ -1,3 +1,4 @@
+import gc
 import io
 import os
 import sys
@@ -53,6 +54,24 @@ def refuse_processes_from_unmarked_tests(event, args):
 sys.addaudithook(refuse_processes_from_unmarked_tests)
 
 
+# Python's cycle collector, as a long test run needs it: a full collection walks every object alive, and a run
+# keeps many (Django and the apps, the test modules, the content each worker keeps, parsed pages), so one every
+# tenth of the usual times, and none of them walks the objects the start made, frozen once the tests are collected.
+# Young collections as usual. Collections took 8-10 % of the page tests' time, two thirds of it in full ones; now
+# 3 % (docs/benchmarks.md).
+FULL_COLLECTION_THRESHOLD = 100  # middle-generation collections between two full ones; Python's default is 10
+
+
+def pytest_configure(config):
+    young, middle, _full = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_THRESHOLD)
+
+
+def pytest_collection_finish(session):
+    gc.collect()
+    gc.freeze()
+
+
 def running_order(item):
     """The long tests first, then the others that start processes, then the rest, each group in the order collected:
     the workers (``--dist worksteal``, Makefile) each take half the run and an idle one takes half of what another
@@ -90,13 +109,15 @@ def default_language():
     translation.activate(settings.LANGUAGE_CODE)
 
 
-def forget_the_cache():
+def forget_the_cache(keep_recent_pages=False):
     """An empty cache, as this process would first see it: no page kept, no outage noticed in the last
     second, no content version read (a test of an outage leaves both behind; the next test starts within
-    the second)."""
+    the second). With ``keep_recent_pages``, the pages this process rendered stay in its memory: each is
+    under the content version it was rendered from, and found again only under that version."""
     for alias in settings.CACHES:
         caches[alias].clear()
-    recent_pages.clear()
+    if not keep_recent_pages:
+        recent_pages.clear()
     shared_cache._unavailable_until = 0.0
     content_version._known, content_version._bump_pending = (None, 0.0), False
 
@@ -105,12 +126,13 @@ def forget_the_cache():
 def empty_cache(request):
     """Each test starts with an empty cache (the database is rolled back between tests, the cache is not),
     under the content version the tests before it read the launch content under, unless it changes the
-    database or the settings (tests/launch_version.py)."""
+    database or the settings (tests/launch_version.py). The pages rendered under that version stay in the
+    process's memory, as a server keeps them until the content changes; those of a test that left it go."""
     launch_content_committed(request)
-    forget_the_cache()
+    forget_the_cache(keep_recent_pages=not launch_version.has_own_state(request.node))
     with launch_version.start_test(request.node):
         yield
-    forget_the_cache()
+    forget_the_cache(keep_recent_pages=launch_version.still_under_kept_version())
     global _tables_may_be_empty
     _tables_may_be_empty = _tables_may_be_empty or launch_version.has_own_state(request.node)
 

@@ -13,6 +13,9 @@ back, ``tests/launch_copy.py``, moves the version as a load does):
 - a test that writes to a content table (``core.content_models``) or changes the schema (any statement on
   the test's connection but a read or a write to another table), changes a setting or patches anything with
   ``monkeypatch`` moves to such a version at that moment, before it can read anything written or patched;
+- a test that bumps the version as the site does after any change its pages show (a content model's, or the
+  operator record's, whose tables the first sign does not watch) moves to such a version before the bump:
+  the bumped number is then one no other test's bump reached, and nothing kept under it is found;
 and after any of these the kept version is dropped: the next test starts from a new one.
 """
 import functools
@@ -97,6 +100,11 @@ def start_test(item):
     return connection.execute_wrapper(note_statement)
 
 
+def still_under_kept_version():
+    """Whether the running test read only under the kept version (what it rendered may serve the next)."""
+    return not _left and _kept_version is not None
+
+
 def leaving_kept_version_first(patch):
     @functools.wraps(patch)
     def patch_after_leaving(*args, **kwargs):
@@ -107,5 +115,7 @@ def leaving_kept_version_first(patch):
 
 
 setting_changed.connect(leave_kept_version, dispatch_uid="tests-leave-kept-version")
+# Looked up by name when called (content_changed, the signals' receiver, calls it so) and imported by name after this.
+content_version.bump_content_version = leaving_kept_version_first(content_version.bump_content_version)
 for _name in ("setattr", "delattr", "setitem", "delitem", "setenv", "delenv", "syspath_prepend", "chdir"):
     setattr(pytest.MonkeyPatch, _name, leaving_kept_version_first(getattr(pytest.MonkeyPatch, _name)))
