@@ -1,7 +1,10 @@
 import gc
 import io
 import os
+import sqlite3
+import subprocess
 import sys
+from contextlib import closing
 
 import pytest
 from django.conf import settings
@@ -21,6 +24,7 @@ from workloads.models import Workload
 
 from . import launch_copy, launch_version, schema_history
 from .page_judges import CHROMIUM
+from .servers import PROJECT_DIR, production_env
 from .sitemap import sitemap_paths
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
@@ -223,6 +227,26 @@ def live_launch_content(transactional_db):
     """The launch content, committed, for tests that drive a browser or a server (a transactional test:
     its teardown empties the tables)."""
     ensure_launch_content()
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite_template(tmp_path_factory):
+    """A SQLite database migrated by ``manage.py migrate`` with the production settings, made once per worker (3 s
+    alone): for the tests of a site on SQLite, which each start from a copy (``migrated_sqlite``)."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "migrated.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=PROJECT_DIR,
+                   env=production_env(DATABASE_URL=f"sqlite:///{path}"), check=True, capture_output=True, timeout=300)
+    return path
+
+
+@pytest.fixture
+def migrated_sqlite(migrated_sqlite_template, tmp_path):
+    """A fresh copy of the migrated SQLite database, in the test's folder, as its ``DATABASE_URL`` (SQLite's backup
+    copies what its write-ahead log still holds too)."""
+    path = tmp_path / "site.sqlite3"
+    with closing(sqlite3.connect(migrated_sqlite_template)) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture(scope="session")

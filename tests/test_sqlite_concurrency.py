@@ -14,10 +14,10 @@ pytestmark = pytest.mark.multiprocess
 SIGNUPS = 40
 
 
-def test_concurrent_signups_on_sqlite_all_go_through(db, tmp_path):
-    database_url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+def test_concurrent_signups_on_sqlite_all_go_through(db, migrated_sqlite):
+    database_url = migrated_sqlite
     env = production_env(DATABASE_URL=database_url)
-    for command in (["migrate", "--noinput", "-v0"], ["createcachetable"], ["load_launch_content"]):
+    for command in (["createcachetable"], ["load_launch_content"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=PROJECT_DIR, env=env, check=True,
                        capture_output=True, timeout=300)
     collect_static()
