@@ -132,13 +132,14 @@ def empty_cache(request):
     under the content version the tests before it read the launch content under, unless it changes the
     database or the settings (tests/launch_version.py). The pages rendered under that version stay in the
     process's memory, as a server keeps them until the content changes; those of a test that left it go."""
+    own_state = launch_version.has_own_state(request.node)
     launch_content_committed(request)
-    forget_the_cache(keep_recent_pages=not launch_version.has_own_state(request.node))
+    forget_the_cache(keep_recent_pages=not own_state)
     with launch_version.start_test(request.node):
         yield
     forget_the_cache(keep_recent_pages=launch_version.still_under_kept_version())
     global _tables_may_be_empty
-    _tables_may_be_empty = _tables_may_be_empty or launch_version.has_own_state(request.node)
+    _tables_may_be_empty = _tables_may_be_empty or own_state
 
 
 # Whether a test that commits (whose teardown empties every table) ran since the launch content was last seen.
@@ -232,7 +233,7 @@ def live_launch_content(transactional_db):
 @pytest.fixture(scope="session")
 def migrated_sqlite_template(tmp_path_factory):
     """A SQLite database migrated by ``manage.py migrate`` with the production settings, made once per worker (3 s
-    alone): for the tests of a site on SQLite, which each start from a copy (``migrated_sqlite``)."""
+    alone): for the tests of a site on SQLite, which each start from a copy (``migrated_sqlite_url``)."""
     path = tmp_path_factory.mktemp("sqlite-template") / "migrated.sqlite3"
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=PROJECT_DIR,
                    env=production_env(DATABASE_URL=f"sqlite:///{path}"), check=True, capture_output=True, timeout=300)
@@ -240,7 +241,7 @@ def migrated_sqlite_template(tmp_path_factory):
 
 
 @pytest.fixture
-def migrated_sqlite(migrated_sqlite_template, tmp_path):
+def migrated_sqlite_url(migrated_sqlite_template, tmp_path):
     """A fresh copy of the migrated SQLite database, in the test's folder, as its ``DATABASE_URL`` (SQLite's backup
     copies what its write-ahead log still holds too)."""
     path = tmp_path / "site.sqlite3"

@@ -49,13 +49,13 @@ def test_headers_on_the_health_check(client, db):
 
 @pytest.mark.multiprocess
 @pytest.mark.parametrize("extra_env", [{}, {"REDIS_URL": "redis://127.0.0.1:6390/0"}])
-def test_production_settings_pass_the_deploy_checks(extra_env, tmp_path, migrated_sqlite):
+def test_production_settings_pass_the_deploy_checks(extra_env, tmp_path, migrated_sqlite_url):
     """With a complete operator record (fictional, in a migrated database of its own): the deploy checks read it."""
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {
         **env, "DJANGO_SETTINGS_MODULE": "everx.settings.production",
         "SECRET_KEY": "a-production-like-secret-key-that-is-long-and-random-0123456789abcdefghijkl",
-        "DATABASE_URL": migrated_sqlite, "ALLOWED_HOSTS": "everxcloud.example",
+        "DATABASE_URL": migrated_sqlite_url, "ALLOWED_HOSTS": "everxcloud.example",
         "SITE_URL": "https://everxcloud.example", **extra_env,
     }
     (tmp_path / "operator-record.toml").write_text(operator_record_toml(), encoding="utf-8")

@@ -14,14 +14,13 @@ pytestmark = pytest.mark.multiprocess
 SIGNUPS = 40
 
 
-def test_concurrent_signups_on_sqlite_all_go_through(db, migrated_sqlite):
-    database_url = migrated_sqlite
-    env = production_env(DATABASE_URL=database_url)
+def test_concurrent_signups_on_sqlite_all_go_through(db, migrated_sqlite_url):
+    env = production_env(DATABASE_URL=migrated_sqlite_url)
     for command in (["createcachetable"], ["load_launch_content"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=PROJECT_DIR, env=env, check=True,
                        capture_output=True, timeout=300)
     collect_static()
-    with gunicorn_server(workers=2, DATABASE_URL=database_url, SIGNUP_RATE_LIMIT=str(10 * SIGNUPS),
+    with gunicorn_server(workers=2, DATABASE_URL=migrated_sqlite_url, SIGNUP_RATE_LIMIT=str(10 * SIGNUPS),
                          EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend") as url, \
             ThreadPoolExecutor(max_workers=SIGNUPS) as pool:
         statuses = list(pool.map(lambda n: submit_signup(Browserless(url), f"visitor{n}@example.com"),
