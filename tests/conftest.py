@@ -23,7 +23,7 @@ from core.page_cache import recent_pages
 from workloads.models import Workload
 
 from . import launch_copy, launch_version, schema_history
-from .page_judges import CHROMIUM
+from .page_judges import CHROMIUM, CHROMIUM_HEADLESS_SHELL
 from .servers import PROJECT_DIR, production_env
 from .sitemap import sitemap_paths
 
@@ -252,10 +252,12 @@ def migrated_sqlite_url(migrated_sqlite_template, tmp_path):
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    """Debian's Chromium, never a downloaded browser; no background traffic on a closed network."""
+    """Debian's Chromium, never a downloaded browser: its headless shell, or the full browser when a test runs
+    headed (``--headed``); no background traffic on a closed network."""
+    headless = browser_type_launch_args.get("headless", True)
     return {
         **browser_type_launch_args,
-        "executable_path": CHROMIUM,
+        "executable_path": CHROMIUM_HEADLESS_SHELL if headless else CHROMIUM,
         "args": [
             "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run",

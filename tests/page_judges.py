@@ -4,7 +4,12 @@ import json
 import subprocess
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's, never a downloaded browser
+# Debian's Chromium, never a downloaded browser. Playwright drives its headless shell (the package
+# chromium-headless-shell, the same Blink and V8), as Playwright's own headless runs do: Chromium's processor
+# time a third lower than the full browser's for the same pages (docs/decisions/0015). Lighthouse, and Playwright
+# when a test runs headed, use the full browser.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
