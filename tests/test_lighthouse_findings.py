@@ -4,7 +4,7 @@ state (Lighthouse's "Not actionable", e.g. the cache timing out on a busy host) 
 import pytest
 
 from .quality.first_visit import BUDGET_BYTES
-from .quality.lighthouse import NOT_ACTIONABLE, STEADY_CATEGORIES, steady_findings
+from .quality.lighthouse import NOT_ACTIONABLE, STEADY_CATEGORIES, back_forward_cache_only, steady_findings
 
 ORIGIN = "http://127.0.0.1:8123"
 
@@ -58,3 +58,16 @@ def test_other_failures_stay_findings_beside_a_back_forward_cache_failure_of_the
         f"gpu: {BUDGET_BYTES + 1} bytes, over the budget of {BUDGET_BYTES}",
         "gpu: request to https://fonts.example/font.woff2",
     ]
+
+
+def test_a_page_is_run_again_only_when_its_findings_are_all_back_forward_cache_failures():
+    cookie = [("CacheControlNoStoreCookieModified", "Actionable")]
+    blocking = {"render-blocking-resources": {"score": 0, "scoreDisplayMode": "metricSavings",
+                                              "details": {"items": [{"url": ORIGIN + "/static/site.css"}]}}}
+    assert back_forward_cache_only("price alert", steady_findings("price alert", report(cookie), ORIGIN))
+    assert not back_forward_cache_only("home", steady_findings("home", report(), ORIGIN))
+    both = steady_findings("price alert", report(cookie, other_audits=blocking), ORIGIN)
+    assert len(both) == 2 and not back_forward_cache_only("price alert", both)
+    heavy = steady_findings("gpu", report(byte_weight=BUDGET_BYTES + 1), ORIGIN)
+    assert heavy and not back_forward_cache_only("gpu", heavy)
+

@@ -71,3 +71,11 @@ def steady_findings(name, report, origin):
     findings += [f"{name}: request to {item['url']}" for item in requests
                  if not item["url"].startswith(origin) and not item["url"].startswith("data:")]
     return findings
+
+
+def back_forward_cache_only(name, findings):
+    """Whether a page's findings are all back/forward-cache failures: the one kind whose outcome depends on the
+    browser's timing (whether a cookie change reaches the page before or after it is put in the cache, on a busy
+    host), so the gate runs such a page once more and judges the second run."""
+    return bool(findings) and all(finding.startswith(f"{name}: bf-cache ") for finding in findings)
+

@@ -13,7 +13,7 @@ from catalog.models import GPU
 from workloads.models import Workload
 
 from ..localized_urls import url_in
-from .lighthouse import lighthouse_reports, steady_findings
+from .lighthouse import back_forward_cache_only, lighthouse_reports, steady_findings
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 
@@ -35,11 +35,18 @@ def test_lighthouse_finds_nothing_that_host_load_does_not_explain(production_ser
         "inference": url_in("es", "estimator:calculator", {"answer": "inference", "size": "70",
                                                          "method": "weights_8bit", "batch": "16"}),
     }
-    reports = lighthouse_reports({name: production_server + path for name, path in pages.items()}, tmp_path)
-    findings, performance = [], {}
-    for name, report in reports.items():
-        performance[name] = report["categories"]["performance"]["score"]
-        findings += steady_findings(name, report, production_server)
+    urls = {name: production_server + path for name, path in pages.items()}
+    reports = lighthouse_reports(urls, tmp_path)
+    performance = {name: report["categories"]["performance"]["score"] for name, report in reports.items()}
+    findings = {name: steady_findings(name, report, production_server) for name, report in reports.items()}
+    # A back/forward-cache failure alone (seen about once in ten runs on a busy host, on the price alert form,
+    # "CacheControlNoStoreCookieModified") must come again in a second run of the page to count.
+    again = {name: urls[name] for name, found in findings.items() if back_forward_cache_only(name, found)}
+    if again:
+        print("Lighthouse again, after a back/forward-cache failure alone:", findings)
+        (tmp_path / "again").mkdir()
+        for name, report in lighthouse_reports(again, tmp_path / "again").items():
+            findings[name] = steady_findings(name, report, production_server)
     print("Lighthouse performance (depends on the host's load):", json.dumps(performance))
     assert len(performance) == len(pages)
-    assert findings == []
+    assert [finding for found in findings.values() for finding in found] == []
