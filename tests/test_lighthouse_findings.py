@@ -71,3 +71,31 @@ def test_a_page_is_run_again_only_when_its_findings_are_all_back_forward_cache_f
     heavy = steady_findings("gpu", report(byte_weight=BUDGET_BYTES + 1), ORIGIN)
     assert heavy and not back_forward_cache_only("gpu", heavy)
 
+
+def blocking_audit(*paths):
+    return {"render-blocking-resources": {
+        "score": 0, "scoreDisplayMode": "metricSavings", "metricSavings": {"FCP": 50, "LCP": 50},
+        "details": {"items": [{"url": ORIGIN + path, "wastedMs": 154} for path in paths]}}}
+
+
+def test_every_render_blocking_resource_but_the_sites_stylesheet_is_a_finding():
+    stylesheet = "/static/css/site.7d716b5c0eac.css"
+    assert steady_findings("home", report(other_audits=blocking_audit(stylesheet)), ORIGIN) == []
+    others = ["/static/css/print.7d716b5c0eac.css", "/static/js/menu.0123456789ab.js", "/static/css/site.css"]
+    assert steady_findings("home", report(other_audits=blocking_audit(stylesheet, *others)), ORIGIN) == [
+        f"home: render-blocking {ORIGIN}{path}" for path in others]
+    # Another host's file of the same name is no stylesheet of the site's.
+    foreign = {"render-blocking-resources": {"score": 0, "scoreDisplayMode": "metricSavings", "details": {
+        "items": [{"url": "https://cdn.example" + stylesheet}]}}}
+    assert steady_findings("home", report(other_audits=foreign), ORIGIN) == [
+        f"home: render-blocking https://cdn.example{stylesheet}"]
+
+
+@pytest.mark.parametrize("audit", ["render-blocking-resources", "total-byte-weight", "network-requests", "bf-cache"])
+def test_an_audit_the_gate_asserts_that_lighthouse_could_not_run_is_a_finding(audit):
+    page = report()
+    page["audits"][audit] = {"score": None, "scoreDisplayMode": "error",
+                             "errorMessage": "Cannot read properties of undefined (reading 'frame_sequence')"}
+    findings = steady_findings("training", page, ORIGIN)
+    assert findings == [f"training: {audit} not judged: Cannot read properties of undefined (reading 'frame_sequence')"]
+
