@@ -60,35 +60,33 @@ def test_other_failures_stay_findings_beside_a_back_forward_cache_failure_of_the
     ]
 
 
+def blocking_audit(*urls):
+    """The render-blocking audit of a report listing ``urls``, each estimated to delay the first paint."""
+    return {"render-blocking-resources": {
+        "score": 0, "scoreDisplayMode": "metricSavings", "metricSavings": {"FCP": 50, "LCP": 50},
+        "details": {"items": [{"url": url, "wastedMs": 154} for url in urls]}}}
+
+
 def test_a_page_is_run_again_only_when_its_findings_are_all_back_forward_cache_failures():
     cookie = [("CacheControlNoStoreCookieModified", "Actionable")]
-    blocking = {"render-blocking-resources": {"score": 0, "scoreDisplayMode": "metricSavings",
-                                              "details": {"items": [{"url": ORIGIN + "/static/site.css"}]}}}
     assert back_forward_cache_only("price alert", steady_findings("price alert", report(cookie), ORIGIN))
     assert not back_forward_cache_only("home", steady_findings("home", report(), ORIGIN))
-    both = steady_findings("price alert", report(cookie, other_audits=blocking), ORIGIN)
+    both = steady_findings("price alert", report(cookie, other_audits=blocking_audit(ORIGIN + "/static/site.css")),
+                           ORIGIN)
     assert len(both) == 2 and not back_forward_cache_only("price alert", both)
     heavy = steady_findings("gpu", report(byte_weight=BUDGET_BYTES + 1), ORIGIN)
     assert heavy and not back_forward_cache_only("gpu", heavy)
 
 
-def blocking_audit(*paths):
-    return {"render-blocking-resources": {
-        "score": 0, "scoreDisplayMode": "metricSavings", "metricSavings": {"FCP": 50, "LCP": 50},
-        "details": {"items": [{"url": ORIGIN + path, "wastedMs": 154} for path in paths]}}}
-
-
 def test_every_render_blocking_resource_but_the_sites_stylesheet_is_a_finding():
     stylesheet = "/static/css/site.7d716b5c0eac.css"
-    assert steady_findings("home", report(other_audits=blocking_audit(stylesheet)), ORIGIN) == []
-    others = ["/static/css/print.7d716b5c0eac.css", "/static/js/menu.0123456789ab.js", "/static/css/site.css"]
-    assert steady_findings("home", report(other_audits=blocking_audit(stylesheet, *others)), ORIGIN) == [
-        f"home: render-blocking {ORIGIN}{path}" for path in others]
+    assert steady_findings("home", report(other_audits=blocking_audit(ORIGIN + stylesheet)), ORIGIN) == []
+    others = [ORIGIN + path for path in ("/static/css/print.7d716b5c0eac.css", "/static/js/menu.0123456789ab.js",
+                                         "/static/css/site.css")]
     # Another host's file of the same name is no stylesheet of the site's.
-    foreign = {"render-blocking-resources": {"score": 0, "scoreDisplayMode": "metricSavings", "details": {
-        "items": [{"url": "https://cdn.example" + stylesheet}]}}}
-    assert steady_findings("home", report(other_audits=foreign), ORIGIN) == [
-        f"home: render-blocking https://cdn.example{stylesheet}"]
+    others.append("https://cdn.example" + stylesheet)
+    assert steady_findings("home", report(other_audits=blocking_audit(ORIGIN + stylesheet, *others)), ORIGIN) == [
+        f"home: render-blocking {url}" for url in others]
 
 
 @pytest.mark.parametrize("audit", ["render-blocking-resources", "total-byte-weight", "network-requests", "bf-cache"])
@@ -98,4 +96,3 @@ def test_an_audit_the_gate_asserts_that_lighthouse_could_not_run_is_a_finding(au
                              "errorMessage": "Cannot read properties of undefined (reading 'frame_sequence')"}
     findings = steady_findings("training", page, ORIGIN)
     assert findings == [f"training: {audit} not judged: Cannot read properties of undefined (reading 'frame_sequence')"]
-
