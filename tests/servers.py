@@ -11,7 +11,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from django.core.management import call_command
@@ -133,6 +133,17 @@ def gunicorn_server(workers=1, log=None, **extra_env):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@contextmanager
+def shared_gunicorn_server(django_db_blocker, **options):
+    """``gunicorn_server(**options)`` for a fixture wider than one test, whose tests read pages and change no
+    content: the database is opened for the start alone (which empties the servers' cache table). Each test
+    still asks for ``live_launch_content``; what it puts back is the content the server has been serving."""
+    with ExitStack() as stack:
+        with django_db_blocker.unblock():
+            url = stack.enter_context(gunicorn_server(**options))
+        yield url
 
 
 @contextmanager

@@ -10,17 +10,24 @@ from workloads.models import Workload
 
 from .html import Head
 from .localized_urls import url_in
-from .servers import collect_static, gunicorn_server
+from .servers import collect_static, shared_gunicorn_server
 from .test_multi_server import Browserless
 
 pytestmark = pytest.mark.multiprocess
 
 
-@pytest.fixture
-def server(live_launch_content):
+@pytest.fixture(scope="module")
+def module_server(django_db_setup, django_db_blocker):
     collect_static()
-    with gunicorn_server() as url:
+    with shared_gunicorn_server(django_db_blocker) as url:
         yield url
+
+
+@pytest.fixture
+def server(module_server, live_launch_content):
+    """One server for the module's tests, which read pages and change no content (each asks for pages or files
+    no other asks for: a first request here is the server's first for it)."""
+    return module_server
 
 
 def test_head_carries_the_length_of_the_get(server):
