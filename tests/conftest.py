@@ -137,7 +137,7 @@ def empty_cache(request):
     forget_the_cache(keep_recent_pages=not own_state)
     with launch_version.start_test(request.node):
         yield
-    forget_the_cache(keep_recent_pages=launch_version.still_under_kept_version())
+    forget_the_cache(keep_recent_pages=launch_version.end_test(request.node))
     global _tables_may_be_empty
     _tables_may_be_empty = _tables_may_be_empty or own_state
 

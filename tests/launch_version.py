@@ -16,7 +16,11 @@ back, ``tests/launch_copy.py``, moves the version as a load does):
 - a test that bumps the version as the site does after any change its pages show (a content model's, or the
   operator record's, whose tables the first sign does not watch) moves to such a version before the bump:
   the bumped number is then one no other test's bump reached, and nothing kept under it is found;
-and after any of these the kept version is dropped: the next test starts from a new one.
+and after any of these the test reads under its own version to its end. When it ends, the database and the settings
+are as before it (its transaction rolled back, its settings and patches undone): the next test finds the kept
+version again, with the values loaded under it (``core.per_version``, saved when the test left) and the pages
+rendered under it. After a test with a committed database or a server, the kept version is dropped: the next test
+starts from a new one.
 """
 import functools
 
@@ -26,6 +30,7 @@ from django.core.signals import setting_changed
 from django.db import connection
 
 from core import content_version
+from core.per_version import PerContentVersion
 
 from .launch_copy import content_tables
 
@@ -39,6 +44,8 @@ OWN_STATE_MARKERS = ("multiprocess", "browser", "quality")
 
 _kept_version = None  # the version the launch content is read under in this process, while no test changed it
 _left = False  # whether the running test left the kept version
+# The kept version the running test left, and the values loaded under it: (version, [(instance, value)]).
+_left_from = None
 _caches_replaced = False  # whether the running test replaced the caches (override_settings(CACHES=…))
 
 
@@ -64,7 +71,10 @@ def leave_kept_version(setting=None, enter=True, **_signal_arguments):
     """From now on this test reads under a version nothing was kept under, and the kept one is dropped. While
     the caches themselves are replaced (by a database or Redis cache the test starts), the version is the
     replacing cache's, which never held the kept one."""
-    global _left, _kept_version, _caches_replaced
+    global _left, _kept_version, _caches_replaced, _left_from
+    if not _left and _kept_version is not None:
+        _left_from = _kept_version, [(per_version, per_version.loaded()) for per_version in PerContentVersion.instances
+                                     if getattr(per_version.loaded(), "version", None) == _kept_version]
     _left, _kept_version = True, None
     if setting == "CACHES":
         _caches_replaced = enter
@@ -89,8 +99,8 @@ def has_own_state(item):
 
 def start_test(item):
     """Called with empty caches: the test's content version, and a context that notes its writes."""
-    global _left, _kept_version
-    _left = False
+    global _left, _kept_version, _left_from
+    _left, _left_from = False, None
     if has_own_state(item):
         leave_kept_version()
     else:
@@ -100,9 +110,18 @@ def start_test(item):
     return connection.execute_wrapper(note_statement)
 
 
-def still_under_kept_version():
-    """Whether the running test read only under the kept version (what it rendered may serve the next)."""
-    return not _left and _kept_version is not None
+def end_test(item):
+    """Called at the test's end, before its caches are emptied. A test that left the kept version without a
+    committed database or a server puts it back, with the values loaded under it. Returns whether the pages
+    rendered in this process may serve the next test: those kept under that version are still the content's (the
+    pages of a test that left it are under a number no test reads again, and age out)."""
+    global _kept_version, _left_from
+    if _left and _left_from is not None and not has_own_state(item):
+        _kept_version, loaded = _left_from
+        for per_version, value in loaded:
+            per_version.put_back(value)
+    _left_from = None
+    return _kept_version is not None
 
 
 def leaving_kept_version_first(patch):

@@ -1,11 +1,14 @@
 """The tests' kept content version (tests/launch_version.py): a test that only reads finds the launch content
-under the version kept for it; one that could make the database or the settings differ leaves it at once."""
+under the version kept for it; one that could make the database or the settings differ leaves it at once, and puts
+it back at its end unless it committed."""
 import pytest
 from django.contrib.auth.models import Group
 from django.test import override_settings
 
+from catalog.current_gpus import current_gpus
 from catalog.models import GPU
 from core.content_version import content_version
+from core.per_version import PerContentVersion
 
 from . import launch_version
 from .operator_record import fill_operator_record
@@ -49,6 +52,40 @@ def test_a_patch_leaves_it(launch_content, monkeypatch):
     kept = content_version()
     monkeypatch.setattr(GPU, "__str__", lambda gpu: "patched")
     assert content_version() != kept and launch_version._kept_version is None
+
+
+def test_a_test_that_left_it_puts_it_back_with_the_content_loaded_under_it(launch_content, request):
+    kept, gpus = content_version(), current_gpus()
+    GPU.objects.filter(slug="h100-sxm").update(name="Renamed")
+    assert content_version() != kept
+    renamed = current_gpus()
+    assert renamed is not gpus and renamed.by_slug["h100-sxm"].name == "Renamed"
+    # What the test's teardown does, before the next test starts (this one's transaction rolled back):
+    assert launch_version.end_test(request.node)
+    assert launch_version._kept_version == kept
+    assert current_gpus.loaded() is gpus
+    assert gpus.by_slug["h100-sxm"].name != "Renamed"
+
+
+class CommittingTest:
+    """What ``has_own_state`` reads of a test asking for a committed database."""
+    fixturenames = ("transactional_db",)
+
+    def get_closest_marker(self, _name):
+        return None
+
+
+def test_a_test_with_a_committed_database_does_not_put_it_back(launch_content):
+    current_gpus()
+    GPU.objects.filter(slug="h100-sxm").update(name="Renamed")
+    renamed = current_gpus()
+    assert not launch_version.end_test(CommittingTest())
+    assert launch_version._kept_version is None
+    assert current_gpus.loaded() is renamed
+
+
+def test_every_value_kept_per_version_is_listed():
+    assert current_gpus in PerContentVersion.instances
 
 
 @pytest.mark.parametrize("sql, changes", [
