@@ -46,6 +46,7 @@ try {
         status = 2;
         break;
       }
+      console.error(`Lighthouse again after its own error: ${url}: ${error.code}`);
     }
     if (status) break;
   }
