@@ -68,9 +68,9 @@ def set_shared_version(version):
 
 
 def leave_kept_version(setting=None, enter=True, **_signal_arguments):
-    """From now on this test reads under a version nothing was kept under, and the kept one is dropped. While
-    the caches themselves are replaced (by a database or Redis cache the test starts), the version is the
-    replacing cache's, which never held the kept one."""
+    """From now on this test reads under a version nothing was kept under; the kept one, and the values loaded
+    under it, are set aside for ``end_test`` to put back. While the caches themselves are replaced (by a database
+    or Redis cache the test starts), the version is the replacing cache's, which never held the kept one."""
     global _left, _kept_version, _caches_replaced, _left_from
     if not _left and _kept_version is not None:
         _left_from = _kept_version, [(per_version, per_version.loaded()) for per_version in PerContentVersion.instances
