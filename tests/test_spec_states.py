@@ -71,7 +71,8 @@ def test_a_gpu_page_shows_each_state_of_a_spec(client, launch_content, language)
     # figure derived from the HGX board's beside it, linked to its source; its FP8 comes from the HGX board's
     # figure; a data-centre GPU has no ray-tracing cores.
     with translation.override(language):
-        bandwidth, fp8, rt_cores = (spec_label(key) for key in ("bandwidth_gbs", "fp8_dense_tflops", "rt_cores"))
+        # Read now: a label is lazy, and the page may come from the cache without activating its language.
+        bandwidth, fp8, rt_cores = (str(spec_label(key)) for key in ("bandwidth_gbs", "fp8_dense_tflops", "rt_cores"))
     assert cells[bandwidth].squashed_text == BANDWIDTH_DERIVED[language]
     link = cells[bandwidth].find("a")
     note = document.by_id(link.attrs["href"].removeprefix("#"))
