@@ -20,6 +20,8 @@ from django.test.utils import override_settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
+# gunicorn as production starts it (scripts/start-production.sh), run from PROJECT_DIR.
+GUNICORN_COMMAND = [str(VENV_BIN / "gunicorn"), "--config", "gunicorn.conf.py", "everx.wsgi:application"]
 PRODUCTION_SECRET = "test-production-secret-key-long-enough-for-the-deploy-checks-0123456789"
 # The origin the servers' absolute URLs are built on (canonical, sitemap, mail links).
 SITE_URL = "https://www.everx.example"
@@ -116,10 +118,7 @@ def gunicorn_server(workers=1, log=None, **extra_env):
     empty_database_cache()
     port = free_port()
     env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers), **extra_env)
-    process = subprocess.Popen(
-        [str(VENV_BIN / "gunicorn"), "--config", "gunicorn.conf.py", "everx.wsgi:application"],
-        cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    process = subprocess.Popen(GUNICORN_COMMAND, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process)

@@ -9,11 +9,9 @@ import pytest
 from gunicorn.arbiter import Arbiter
 
 from .localized_urls import url_in
-from .servers import PROJECT_DIR, VENV_BIN, collect_static, free_port, production_env, wait_until_healthy
+from .servers import GUNICORN_COMMAND, PROJECT_DIR, collect_static, free_port, production_env, wait_until_healthy
 
 pytestmark = pytest.mark.multiprocess
-
-GUNICORN = [str(VENV_BIN / "gunicorn"), "--config", "gunicorn.conf.py", "everx.wsgi:application"]
 
 
 def test_a_stopped_worker_leaves_with_its_access_log_written_and_the_master_exits_cleanly(live_launch_content):
@@ -22,7 +20,7 @@ def test_a_stopped_worker_leaves_with_its_access_log_written_and_the_master_exit
     url = f"http://127.0.0.1:{port}"
     env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY="2", GUNICORN_ACCESS_LOG="-")
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(GUNICORN, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(GUNICORN_COMMAND, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_until_healthy(url, process)
             path = url_in("de", "catalog:gpu_list")
@@ -43,7 +41,7 @@ def test_a_worker_that_cannot_load_the_site_stops_the_master_with_the_boot_error
     # One worker: with two, the second failing while the master stops makes gunicorn 27.0.1 exit with 1 instead.
     env = production_env(HOST="127.0.0.1", PORT=str(free_port()), WEB_CONCURRENCY="1",
                          DJANGO_SETTINGS_MODULE="everx.settings.absent")
-    result = subprocess.run(GUNICORN, check=False, cwd=PROJECT_DIR, env=env, capture_output=True, text=True,
+    result = subprocess.run(GUNICORN_COMMAND, check=False, cwd=PROJECT_DIR, env=env, capture_output=True, text=True,
                             timeout=60)
     output = result.stdout + result.stderr
     assert result.returncode == Arbiter.WORKER_BOOT_ERROR, output
