@@ -64,12 +64,17 @@ def render_blocking_resources(report, origin):
 NOT_ACTIONABLE = "Not actionable"
 
 
+def back_forward_cache_finding(name):
+    """How each back/forward-cache finding of a page begins."""
+    return f"{name}: bf-cache "
+
+
 def failed_binary_audits(name, key, audit):
     """A failed pass/fail audit's findings: one line, or for the back/forward cache one per failure the page
     causes (its protocol reason), none for a failure no page causes."""
     if key != "bf-cache":
         return [f"{name}: {key} {audit['score']} {audit.get('displayValue', '')}"]
-    return [f"{name}: bf-cache {item['protocolReason']} ({item['failureType']})"
+    return [f"{back_forward_cache_finding(name)}{item['protocolReason']} ({item['failureType']})"
             for item in audit.get("details", {}).get("items", []) if item["failureType"] != NOT_ACTIONABLE]
 
 
@@ -98,5 +103,5 @@ def back_forward_cache_only(name, findings):
     """Whether a page's findings are all back/forward-cache failures: the one kind whose outcome depends on the
     browser's timing (whether a cookie change reaches the page before or after it is put in the cache, on a busy
     host), so the gate runs such a page once more and judges the second run."""
-    return bool(findings) and all(finding.startswith(f"{name}: bf-cache ") for finding in findings)
+    return bool(findings) and all(finding.startswith(back_forward_cache_finding(name)) for finding in findings)
 
