@@ -73,8 +73,9 @@ def leave_kept_version(setting=None, enter=True, **_signal_arguments):
     or Redis cache the test starts), the version is the replacing cache's, which never held the kept one."""
     global _left, _kept_version, _caches_replaced, _left_from
     if not _left and _kept_version is not None:
-        _left_from = _kept_version, [(per_version, per_version.loaded()) for per_version in PerContentVersion.instances
-                                     if getattr(per_version.loaded(), "version", None) == _kept_version]
+        loaded = [(per_version, per_version.loaded()) for per_version in PerContentVersion.instances]
+        _left_from = _kept_version, [(per_version, value) for per_version, value in loaded
+                                     if value is not None and value.version == _kept_version]
     _left, _kept_version = True, None
     if setting == "CACHES":
         _caches_replaced = enter
