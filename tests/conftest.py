@@ -4,6 +4,8 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
+import warnings
 from contextlib import closing
 
 import pytest
@@ -180,6 +182,34 @@ def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         load_launch_content()
         launch_copy.copy_launch_content()
+    yield
+    with django_db_blocker.unblock():
+        at_end, still_open = sessions_left_open()
+    if at_end:
+        warnings.warn(f"sessions besides the run's own on the test database at its end: {at_end}; still open after"
+                      f" collecting the garbage and waiting: {still_open}", stacklevel=1)
+
+
+def other_sessions():
+    """The other sessions on this worker's test database: (pid, application, connected at, state, last query)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid, application_name, backend_start, state, left(query, 160) FROM pg_stat_activity"
+                       " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        return cursor.fetchall()
+
+
+def sessions_left_open(seconds=5):
+    """The sessions besides this one on the test database at the end of the run, which keep pytest-django from
+    dropping it ("is being accessed by other users", seen in a few runs): those open at the end, and those still
+    open after collecting the garbage (a finished thread's connection closes when its wrapper is collected, and full
+    collections are rare here) and waiting ``seconds``. Named, so that the test that leaves one can be found."""
+    if connection.vendor != "postgresql" or not (at_end := other_sessions()):
+        return [], []
+    gc.collect()
+    deadline = time.monotonic() + seconds
+    while (still_open := other_sessions()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return at_end, still_open
 
 
 @pytest.fixture
