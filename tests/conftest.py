@@ -13,7 +13,8 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.template.base import Template
 from django.test import Client
 from django.test.utils import _TestState, instrumented_test_render
@@ -184,10 +185,10 @@ def django_db_setup(django_db_setup, django_db_blocker):
         launch_copy.copy_launch_content()
     yield
     with django_db_blocker.unblock():
-        at_end, still_open = sessions_left_open()
-    if at_end:
-        warnings.warn(f"sessions besides the run's own on the test database at its end: {at_end}; still open after"
-                      f" collecting the garbage and waiting: {still_open}", stacklevel=1)
+        left_open = sessions_left_open()
+    if left_open:
+        warnings.warn(f"sessions of other processes on the test database at the end of the run: {left_open}",
+                      stacklevel=1)
 
 
 def other_sessions():
@@ -198,18 +199,29 @@ def other_sessions():
         return cursor.fetchall()
 
 
+def close_other_connections_of_this_process():
+    """Closes the database connections this process holds besides the current one, found among its objects.
+    Playwright's sync API leaves an event loop running in this thread from the first browser test on, and Django's
+    connections (asgiref's thread-critical locals) are then kept per context: the ORM in and after a browser test
+    uses a second connection, still open when pytest-django drops the database after Playwright has stopped
+    ("is being accessed by other users", seen at the end of some runs)."""
+    for wrapper in gc.get_objects():
+        if isinstance(wrapper, BaseDatabaseWrapper) and wrapper is not connections["default"] \
+                and wrapper.connection is not None and not wrapper.connection.closed:
+            wrapper.connection.close()
+
+
 def sessions_left_open(seconds=5):
-    """The sessions besides this one on the test database at the end of the run, which keep pytest-django from
-    dropping it ("is being accessed by other users", seen in a few runs): those open at the end, and those still
-    open after collecting the garbage (a finished thread's connection closes when its wrapper is collected, and full
-    collections are rare here) and waiting ``seconds``. Named, so that the test that leaves one can be found."""
-    if connection.vendor != "postgresql" or not (at_end := other_sessions()):
-        return [], []
-    gc.collect()
+    """The sessions besides this one on the test database at the end of the run, which would keep pytest-django from
+    dropping it: this process's own are closed; those of other processes are waited for ``seconds`` and returned
+    (pid, application, connected at, state, last query), so that the test that leaves one can be found."""
+    if connection.vendor != "postgresql" or not other_sessions():
+        return []
+    close_other_connections_of_this_process()
     deadline = time.monotonic() + seconds
-    while (still_open := other_sessions()) and time.monotonic() < deadline:
+    while (left_open := other_sessions()) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return at_end, still_open
+    return left_open
 
 
 @pytest.fixture
