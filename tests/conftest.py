@@ -205,8 +205,11 @@ def close_other_connections_of_this_process():
     connections (asgiref's thread-critical locals) are then kept per context: the ORM in and after a browser test
     uses a second connection, still open when pytest-django drops the database after Playwright has stopped
     ("is being accessed by other users", seen at the end of some runs)."""
+    current = connections["default"]
+    # type(), not isinstance(): the objects include lazy ones, which isinstance() would evaluate (a response's CSP
+    # nonce raises once its header is written).
     for wrapper in gc.get_objects():
-        if isinstance(wrapper, BaseDatabaseWrapper) and wrapper is not connections["default"] \
+        if issubclass(type(wrapper), BaseDatabaseWrapper) and wrapper is not current \
                 and wrapper.connection is not None and not wrapper.connection.closed:
             wrapper.connection.close()
 
