@@ -179,7 +179,7 @@ def ensure_launch_content():
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database, with the launch content loaded and committed once per session: each `db` test
     runs in a transaction rolled back at its end, so it finds the content as loaded, whatever the test
-    before it changed."""
+    before it changed. At the end, no other session may keep the database from being dropped (sessions_left_open)."""
     with django_db_blocker.unblock():
         load_launch_content()
         launch_copy.copy_launch_content()
@@ -210,7 +210,8 @@ def close_other_connections_of_this_process():
     # nonce raises once its header is written).
     for wrapper in gc.get_objects():
         if issubclass(type(wrapper), BaseDatabaseWrapper) and wrapper is not current \
-                and wrapper.connection is not None and not wrapper.connection.closed:
+                and wrapper.vendor == "postgresql" and wrapper.connection is not None \
+                and not wrapper.connection.closed:
             wrapper.connection.close()
 
 
