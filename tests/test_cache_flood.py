@@ -72,8 +72,9 @@ def database_caches():
 
         def stored():
             with connection.cursor() as cursor:
-                cursor.execute("SELECT 'default', cache_key, octet_length(value) FROM django_cache UNION ALL "
-                               "SELECT 'pages', cache_key, octet_length(value) FROM page_cache")
+                cursor.execute(" UNION ALL ".join(
+                    f"SELECT '{alias}', cache_key, octet_length(value) FROM {cache['LOCATION']}"
+                    for alias, cache in DATABASE_CACHES.items()))
                 return {(alias, key): size for alias, key, size in cursor.fetchall()}
 
         yield stored
