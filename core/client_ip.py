@@ -1,4 +1,6 @@
 """The visitor's IP address, for rate limits and login throttling."""
+import ipaddress
+
 from django.conf import settings
 
 
@@ -13,3 +15,15 @@ def client_ip(request):
         if len(forwarded) >= proxies:
             return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR", "")
+
+
+def client_network(request):
+    """The client as limits count it: an IPv6 address's /64 network, written as its first address (one
+    subscriber is routinely handed a whole /64), an IPv4 address as it is; None for what is no address."""
+    try:
+        ip = ipaddress.ip_address(client_ip(request))
+    except ValueError:
+        return None
+    if ip.version == 6:
+        return str(ip.ipv4_mapped or ipaddress.IPv6Network((ip, 64), strict=False).network_address)
+    return str(ip)

@@ -17,7 +17,6 @@ axes compares every parameter with one limit (AXES_FAILURE_LIMIT); a limit per p
 our own, as its maintainers advise (jazzband/django-axes#661). An IPv6 address counts as its /64 network,
 which one host usually holds whole, and a username whatever its case. A successful login clears only the
 failures of its username from its address."""
-import ipaddress
 import logging
 
 from axes.handlers.database import AxesDatabaseHandler
@@ -29,7 +28,7 @@ from django.db.models import Sum
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from .client_ip import client_ip
+from .client_ip import client_network
 
 logger = logging.getLogger(__name__)
 
@@ -43,16 +42,9 @@ CEILING = ("username",)
 
 
 def address_group(request):
-    """The client address failures are counted by (AXES_CLIENT_IP_CALLABLE): an IPv6 address's /64
-    network, written as its first address, else the address; None for what is no address (the column
-    holds addresses only)."""
-    try:
-        ip = ipaddress.ip_address(client_ip(request))
-    except ValueError:
-        return None
-    if ip.version == 6:
-        return str(ip.ipv4_mapped or ipaddress.IPv6Network((ip, 64), strict=False).network_address)
-    return str(ip)
+    """The client address failures are counted by (AXES_CLIENT_IP_CALLABLE): ``client_network``, an IPv6
+    address's /64, else the address; None for what is no address (the column holds addresses only)."""
+    return client_network(request)
 
 
 def username(request, credentials):

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.db import connections, router
 
-from core.client_ip import client_ip
+from core.client_ip import client_network
 from core.models import SubmissionCount
 from optin.pseudonyms import client_address_hash
 
@@ -28,7 +28,7 @@ def seconds_to_wait(request, scope):
     number = int(now // window)
     # A keyed hash keeps visitors' addresses out of the table (a plain one of an IPv4 address is reversed
     # by hashing all of them).
-    client = client_address_hash(client_ip(request))
+    client = client_address_hash(client_network(request) or "")
     submissions = count_submission(f"{scope}:{number}:{client}",
                                    window_ends_at=datetime.fromtimestamp((number + 1) * window, UTC))
     if submissions <= settings.SIGNUP_RATE_LIMIT:
