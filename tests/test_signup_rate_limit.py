@@ -73,3 +73,12 @@ def test_emptying_the_shared_cache_does_not_reset_the_limit(client, launch_conte
     response = client.post(path, signup_data(email="p2@example.com"))
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
     assert WaitlistRequest.objects.count() == 2
+
+
+def test_the_addresses_of_one_ipv6_network_share_one_limit(rf, db, settings):
+    """One subscriber is handed a whole /64: its addresses count as one client, another /64 as another."""
+    settings.SIGNUP_RATE_LIMIT = 2
+    waits = [rate_limit.seconds_to_wait(rf.post("/", REMOTE_ADDR=f"2001:db8:0:1::{n:x}"), scope="signups:signup")
+             for n in range(1, 4)]
+    assert waits[:2] == [None, None] and waits[2] > 0
+    assert rate_limit.seconds_to_wait(rf.post("/", REMOTE_ADDR="2001:db8:0:2::1"), scope="signups:signup") is None
