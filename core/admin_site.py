@@ -3,10 +3,15 @@ is guarded by django-axes (``core.login_lockout``)."""
 from collections.abc import Callable
 from typing import NamedTuple
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
+from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, ValidationError
+from django.db.models.base import ModelBase
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext_lazy
+from modeltranslation.utils import build_localized_fieldname
 
 
 class AdminPage(NamedTuple):
@@ -27,10 +32,65 @@ def register_admin_page(page):
         _admin_pages.append(page)
 
 
+class ModelErrorsOnFormFields:
+    """A model form mixin: an error that a model's ``clean()`` raises for a field the form does not show is put
+    where the editor sees it instead of failing the request (Django's ``add_error`` raises ``ValueError``). A
+    translated field's error goes to its field in the active language, else the default language, else any
+    language's field; any other field's error becomes a non-field error that names the field."""
+
+    def add_error(self, field, error):
+        if field is None and isinstance(error, ValidationError) and hasattr(error, "error_dict"):
+            placed = {}
+            for key, messages in error.error_dict.items():
+                target = self.form_field_for_model_field(key)
+                if target == NON_FIELD_ERRORS and key != NON_FIELD_ERRORS:
+                    label = self.model_field_label(key)
+                    placed.setdefault(target, []).extend(
+                        ValidationError("%(field)s: %(message)s", params={"field": label, "message": message})
+                        for message in ValidationError(messages).messages)
+                else:
+                    placed.setdefault(target, []).extend(messages)
+            error = ValidationError(placed)
+        super().add_error(field, error)
+
+    def form_field_for_model_field(self, name):
+        if name in self.fields or name == NON_FIELD_ERRORS:
+            return name
+        languages = dict.fromkeys([get_language(), settings.MODELTRANSLATION_DEFAULT_LANGUAGE,
+                                   *settings.MODELTRANSLATION_LANGUAGES])
+        for language in languages:
+            if language and (localized := build_localized_fieldname(name, language)) in self.fields:
+                return localized
+        return NON_FIELD_ERRORS
+
+    def model_field_label(self, name):
+        try:
+            return capfirst(self._meta.model._meta.get_field(name).verbose_name)
+        except FieldDoesNotExist:
+            return name
+
+
+def with_model_errors_on_form_fields(form_class):
+    """``form_class`` with ``ModelErrorsOnFormFields`` mixed in (itself if it has it already)."""
+    if issubclass(form_class, ModelErrorsOnFormFields):
+        return form_class
+    return type(form_class.__name__, (ModelErrorsOnFormFields, form_class), {"__module__": form_class.__module__})
+
+
 class EverXAdminSite(admin.AdminSite):
     site_header = gettext_lazy("EverXCloud editors")
     site_title = gettext_lazy("EverXCloud editors")
     index_title = gettext_lazy("Site content")
+
+    def register(self, model_or_iterable, admin_class=None, **options):
+        """Every model admin's form and its inlines' forms place a model's own validation errors on fields the
+        form shows (``ModelErrorsOnFormFields``), whichever app registers it."""
+        super().register(model_or_iterable, admin_class, **options)
+        for model in [model_or_iterable] if isinstance(model_or_iterable, ModelBase) else model_or_iterable:
+            model_admin = self._registry[model]
+            model_admin.form = with_model_errors_on_form_fields(model_admin.form)
+            for inline in model_admin.inlines:
+                inline.form = with_model_errors_on_form_fields(inline.form)
 
     def get_app_list(self, request, app_label=None):
         app_list = super().get_app_list(request, app_label)
