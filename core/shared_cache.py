@@ -1,7 +1,8 @@
 """The shared cache (Redis, or the database) as the site calls it: an outage is an answer, not a 500.
 
-Callers decide what an unavailable cache means for them: pages render from the database, visitors' form
-limits are not applied (the admin's login lockout is counted in the database, ``core.login_lockout``).
+Callers decide what an unavailable cache means for them: pages render from the database. The state that must
+survive an emptied or unavailable cache is not kept here: the forms' limits (``signups.rate_limit``), the
+mail budget and the admin's login lockout are counted in the database.
 After a failure this process leaves the cache alone for a second, so that a cache server that is down (or a
 host that does not answer, up to the client's timeouts) costs one request a second, not every request."""
 import logging
@@ -39,14 +40,3 @@ def shared_cache(operation, *args, cache_alias="default", **kwargs):
         _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
         logger.warning("Shared cache unavailable (%s): %s", operation, error)
         raise CacheUnavailable from error
-
-
-def count(key, seconds):
-    """Adds one to the counter at ``key`` and returns the new count: a counter over a window of ``seconds``
-    from its first count (later counts keep that expiry). Raises CacheUnavailable."""
-    shared_cache("add", key, 0, timeout=seconds)
-    try:
-        return shared_cache("incr", key)
-    except ValueError:  # expired or evicted between add and incr: a fresh count
-        shared_cache("set", key, 1, timeout=seconds)
-        return 1

@@ -85,7 +85,8 @@ class Signup(SignupAnswers, ConsentEvidence):
     )
     signed_up_at = models.DateTimeField(_("signed up"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-    # Double opt-in: only the SHA-256 of the mailed token is kept, cleared once used.
+    # Double opt-in: only the SHA-256 of the mailed token is kept; it stays after use, so that a second click is
+    # told the link was used, until a newer mail's token replaces it.
     confirmation_token_hash = models.CharField(
         max_length=64, null=True, blank=True, unique=True, editable=False,
     )
