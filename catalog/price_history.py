@@ -16,7 +16,10 @@ from operator import attrgetter
 
 from django.db.models import Q, Subquery
 
-from .models import PricePoint
+from core.content_version import content_changed
+
+from .models import GPU, PricePoint
+from .price_events import price_changed
 
 HISTORY_DAYS = 90
 CHANGE_DAYS = (7, 30)
@@ -49,6 +52,28 @@ def record_points(points, source):
 
 def record_point(gpu, price, moment, source):
     return record_points([(gpu, price, moment)], source)
+
+
+def record_price_changes(updates, source, history=()):
+    """The one writer of current prices, for every source (an editor's edit, a price file, any later feed): each
+    of ``updates`` (``CurrentPriceChange``, ``old`` as the price was before) becomes its GPU's current price at its
+    time; a changed price is a point of the history, as is each of ``history`` (GPU, price or None, time: rows
+    older than the current price); the content version moves if anything was written, and the changed prices are
+    sent as ``price_changed``, inside the caller's transaction. Returns the updates whose price changed."""
+    updates = list(updates)
+    for update in updates:
+        update.gpu.price_usd_per_hour, update.gpu.price_updated_at = update.new, update.time
+        update.gpu.price_source = source
+    if updates:
+        GPU.objects.bulk_update([update.gpu for update in updates],
+                                ["price_usd_per_hour", "price_updated_at", "price_source"])
+    changes = [update for update in updates if update.old != update.new]
+    stored = record_points([*((change.gpu, change.new, change.time) for change in changes), *history], source)
+    if updates or stored:
+        content_changed()
+    if changes:
+        price_changed.send(sender=GPU, changes=changes)
+    return changes
 
 
 def record_current_price(gpu, moment, source):

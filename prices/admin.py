@@ -1,8 +1,8 @@
 """The two ways a GPU's current price changes in the admin, added to the catalogue's GPU admin (``catalog.admin``):
 an editor's edit of the price, and the import page for a price file from the market feed (``price_import``). Both
-record the new price in the GPU's history (``catalog.price_history``) and send it to the apps above as
-``catalog.price_events.price_changed``, inside the admin's transaction. This app, above the catalogue, registers the
-GPU admin again with them, so the catalogue names no price import."""
+write it with ``catalog.price_history.record_price_changes`` (the history point, the content version, the event
+``catalog.price_events.price_changed`` to the apps above), inside the admin's transaction. This app, above the
+catalogue, registers the GPU admin again with them, so the catalogue names no price import."""
 from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.admin import GPUAdmin
 from catalog.models import GPU, PricePoint
-from catalog.price_events import CurrentPriceChange, price_changed
-from catalog.price_history import record_point
+from catalog.price_events import CurrentPriceChange
+from catalog.price_history import record_price_changes
 
 from .forms import PriceImportForm
 from .price_import import import_prices
@@ -33,13 +33,10 @@ class PricedGPUAdmin(GPUAdmin):
         price_changed_here = old != new
         if price_changed_here and ("price_updated_at" not in form.changed_data or obj.price_updated_at is None):
             obj.price_updated_at = timezone.now()
-        if price_changed_here or "price_updated_at" in form.changed_data:
-            obj.price_source = PricePoint.Source.ADMIN
         super().save_model(request, obj, form, change)
-        if price_changed_here:
-            record_point(obj, new, obj.price_updated_at, PricePoint.Source.ADMIN)
-            price_changed.send(sender=GPU, changes=[
-                CurrentPriceChange(obj, old, new, obj.price_updated_at, PricePoint.Source.ADMIN)])
+        if price_changed_here or "price_updated_at" in form.changed_data:
+            record_price_changes([CurrentPriceChange(obj, old, new, obj.price_updated_at, PricePoint.Source.ADMIN)],
+                                 PricePoint.Source.ADMIN)
 
     def get_urls(self):
         return [

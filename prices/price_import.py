@@ -36,9 +36,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from catalog.models import CLOCK_DIFFERENCE_ALLOWED, EARLIEST_PRICE_TIME, GPU, PricePoint
-from catalog.price_events import CurrentPriceChange, price_changed
-from catalog.price_history import record_points
-from core.content_version import content_changed
+from catalog.price_events import CurrentPriceChange
+from catalog.price_history import record_price_changes
 
 MAX_PRICE_USD_PER_HOUR = Decimal(1000)
 FIELDS = ("gpu", "usd_per_hour", "time")
@@ -341,27 +340,18 @@ def import_prices(source, filename="", *, now=None):
                 report.refused.append((number, _("unknown GPU “%(slug)s”") % {"slug": slug}))
         if report.refused:
             return report
-        changed, points, events = [], [], []
+        updates, history = [], []
         for number, slug, price, moment in valid:
             gpu = gpus_by_slug[slug]
             if gpu.price_updated_at is not None and moment < gpu.price_updated_at:
                 report.kept.append(KeptRow(number, slug, moment))
-                points.append((gpu, price, moment))
+                history.append((gpu, price, moment))
                 continue
             if gpu.price_usd_per_hour == price:
                 report.unchanged.append(slug)
             else:
                 report.changes.append(PriceChange(slug, gpu.price_usd_per_hour, price, moment))
-                events.append(CurrentPriceChange(gpu, gpu.price_usd_per_hour, price, moment, PricePoint.Source.IMPORT))
-                points.append((gpu, price, moment))
-            gpu.price_usd_per_hour, gpu.price_updated_at = price, moment
-            gpu.price_source = PricePoint.Source.IMPORT
-            changed.append(gpu)
-        if changed:
-            GPU.objects.bulk_update(changed, ["price_usd_per_hour", "price_updated_at", "price_source"])
-        if record_points(points, PricePoint.Source.IMPORT) or changed:
-            content_changed()
-        if events:
-            price_changed.send(sender=GPU, changes=events)
+            updates.append(CurrentPriceChange(gpu, gpu.price_usd_per_hour, price, moment, PricePoint.Source.IMPORT))
+        record_price_changes(updates, PricePoint.Source.IMPORT, history)
         report.applied = True
     return report
