@@ -165,3 +165,20 @@ def test_deck_text_is_exempt_and_the_same_words_outside_it_are_not():
 def test_every_language_has_a_glossary():
     assert sorted(path.stem for path in GLOSSARY_DIR.glob("*.toml")) == sorted(LANGUAGES)
     assert DECK_DIR.is_dir()
+
+
+# Interface strings used in two roles, each role with its own context (pgettext, {% translate … context … %}):
+# msgid → {context: role}; None is the context-less entry of a role that keeps it.
+TWO_ROLE_MSGIDS = {
+    "Estimate": {"button": "the calculator's submit button", "column heading": "the published runs' column"},
+    "source": {None: "the price history's admin field", "citation link": "the link to a cited source"},
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_msgid_used_in_two_roles_has_one_entry_per_role(language):
+    with open(LOCALE_DIR / language / "LC_MESSAGES" / "django.po", "rb") as handle:
+        catalog = read_po(handle, locale=language)
+    for msgid, roles in TWO_ROLE_MSGIDS.items():
+        contexts = {message.context: message.string for message in catalog if message.id == msgid}
+        assert set(contexts) == set(roles), msgid
