@@ -3,22 +3,25 @@ million tokens cost. Their fields are the page's query string, so a result is a 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from catalog.forms import QueryForm
 from catalog.sizing import FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN as FULL_TRAINING_FACTOR
 from catalog.sizing_methods import SIZING_METHODS, calculator_label, sizing_method
 from core.exact_numbers import exact
-from core.formatting import format_number, format_share
+from core.formatting import format_number, format_share, plural_count
 from core.number_fields import LocalizedNumberField, NumberFormatField
 
 from . import formulas as estimates
 from .efficiency import efficiency_model
 from .fit import KVCacheShape, memory_requirement, nearest_preset, preset_shape
 from .inference import inference_estimate
+from .texts import tokens_text
 from .training import training_estimate
 
 MAX_MODEL_BILLION_PARAMS = 10_000
+# Llama 3's training tokens (Meta: "over 15T tokens"), in the tokens field's unit, the help text's example.
+LLAMA_3_BILLION_TOKENS = 15_000
 DEFAULT_CONTEXT_TOKENS = 8192
 DEFAULT_BATCH_SIZE = 1
 # Accepted ranges of the calculator's whole numbers: wide enough for any real model, and small enough
@@ -191,7 +194,9 @@ def answer_of(query):
 
 
 def preset_size(preset):
-    return _("%(name)s (%(size)s billion parameters)") % {
+    """ "Llama 3.1 8B (8 billion parameters)", with the language's plural ("1 Milliarde Parameter")."""
+    return ngettext("%(name)s (%(size)s billion parameters)", "%(name)s (%(size)s billion parameters)",
+                    plural_count(preset.billion_params)) % {
         "name": preset.name, "size": format_number(preset.billion_params)}
 
 
@@ -289,9 +294,9 @@ class TrainingForm(QueryForm):
         model = efficiency_model()
         self.fields["tokens"].help_text = _(
             "Full training: about %(ratio)s tokens per parameter is compute-optimal (Chinchilla), and recent models "
-            "use far more (Llama 3 was trained on %(llama)s billion). Empty: %(ratio)s per parameter for full "
+            "use far more (Llama 3 was trained on %(llama)s). Empty: %(ratio)s per parameter for full "
             "training; for LoRA and QLoRA, the fine-tuning data set below."
-        ) % {"ratio": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER, "llama": format_number(15000)}
+        ) % {"ratio": estimates.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER, "llama": tokens_text(LLAMA_3_BILLION_TOKENS)}
         self.fields["example_tokens"].help_text = _("Empty: %(tokens)s.") % {
             "tokens": format_number(model.fine_tuning_tokens_per_example)}
         self.fields["examples"].help_text = _(

@@ -216,13 +216,22 @@ def training_chart(estimate):
     )
 
 
+TRILLION_IN_BILLIONS = 1000
+
+
 def decade(value):
     """The exponent of the power of ten at or below ``value`` (above zero)."""
     return as_decimal(value).adjusted()
 
 
 def tokens_text(billions):
+    """ "70 billion tokens"; from a thousand billion on, "15 trillion tokens", as every language counts them
+    (German "15 Billionen Token", never "15.000 Milliarden Token"), with the language's plural."""
     value = significant(billions)
+    if value >= TRILLION_IN_BILLIONS:
+        trillions = significant(value / TRILLION_IN_BILLIONS)
+        return ngettext("%(count)s trillion tokens", "%(count)s trillion tokens", plural_count(trillions)) % {
+            "count": format_number(trillions)}
     return ngettext("%(count)s billion tokens", "%(count)s billion tokens", plural_count(value)) % {
         "count": format_number(value)}
 
