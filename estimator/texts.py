@@ -37,6 +37,7 @@ from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
 from .inference import NO_BANDWIDTH
 from .published_runs import HELD_OUT, checks
 from .training import NO_BF16, TOO_SMALL
+from .training_memory import memory_figures
 
 HOURS_PER_YEAR = 365 * 24
 # Ticks of the time axis, in hours: units a reader pictures, then years by powers of ten.
@@ -119,7 +120,20 @@ def configuration_text(configuration):
     if configuration is None:
         return None
     return {"gpus": gpus_text(configuration.gpu_count), "time": format_duration(configuration.wall_clock_hours),
-            "practical": configuration.practical}
+            "practical": configuration.practical, "bounded": configuration.bounded,
+            "memory": format_memory(configuration.memory_gb) if configuration.memory_gb is not None else ""}
+
+
+def no_headroom_text(row):
+    """The GPU count the run fills beyond the headroom: shown as not fitting, with its figure."""
+    if row.no_headroom is None:
+        return ""
+    count, need = row.no_headroom
+    return ngettext(
+        "On %(count)s GPU it needs %(need)s of %(memory)s each: no headroom left, so not counted as fitting.",
+        "On %(count)s GPUs it needs %(need)s of %(memory)s each: no headroom left, so not counted as fitting.",
+        count) % {"count": format_number(count), "need": format_memory(need),
+                  "memory": format_memory(sizing.exact(row.gpu.memory_gb))}
 
 
 def training_rows(estimate, paths):
@@ -129,7 +143,9 @@ def training_rows(estimate, paths):
         rows.append({
             "gpu": row.gpu,
             "path": paths[row.gpu.slug],
-            "marks": ([_("Cheapest")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
+            "marks": ([_("Cheapest in time")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
+            "late": row.problem is None and row.practical and not row.in_time,
+            "no_headroom": no_headroom_text(row),
             "bf16": peak_text(row.peak_tflops, row.peak_derived, "TFLOPS") if row.peak_tflops else "",
             "utilization": format_share(significant(row.best.utilization, 2)) if row.best else "",
             "gpu_hours": format_gpu_hours(row.gpu_hours) if row.gpu_hours is not None else "",
@@ -180,7 +196,7 @@ def position(items, item):
 
 
 def training_chart(estimate):
-    priced = [c for c in estimate.configurations if c.cost is not None and c.practical]
+    priced = [c for c in estimate.configurations if c.cost is not None and c.rankable]
     if not priced:
         return None
     highlighted = {}
@@ -233,6 +249,7 @@ def training_context(form, gpus, paths):
     data = form.cleaned_data
     total = sizing.exact(form.model_billion_params())
     model = efficiency_model()
+    memory = estimate.memory
     default_text = {
         "compute_optimal": _("none entered: the compute-optimal %(ratio)s per parameter") % {
             "ratio": formulas.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER},
@@ -255,7 +272,14 @@ def training_context(form, gpus, paths):
         "flops": format_scientific(estimate.flops),
         "utilization": format_share(estimate.utilization) if estimate.utilization is not None else "",
         "required": format_memory(estimate.required_gb),
-        "bytes_per_parameter": format_number(data["method"].bytes_per_parameter),
+        "memory_parts": {"weights": format_memory(memory.weights_gb), "gradients": format_memory(memory.gradients_gb),
+                         "optimizer": format_memory(memory.optimizer_gb),
+                         "activations": format_memory(memory.activations_gb),
+                         "sequence": format_number(estimate.sequence_tokens),
+                         "batch": format_number(estimate.micro_batch), "checkpointing": estimate.checkpointing,
+                         "headroom": format_share(memory_figures().headroom_share.value)},
+        "within": format_duration(estimate.within_hours) if estimate.within_hours is not None else "",
+        "ignored": form.ignored_dataset(),
         "cluster": format_number(estimate.cluster_size),
         "cluster_size": estimate.cluster_size,
         "rows": training_rows(estimate, paths),
