@@ -35,9 +35,10 @@ from core.per_version import PerContentVersion
 from . import formulas
 from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
 from .inference import NO_BANDWIDTH
-from .published_runs import HELD_OUT, checks
-from .training import NO_BF16, TOO_SMALL
-from .training_memory import memory_figures
+from .published_runs import HELD_OUT, checks, memory_checks
+from .training import HOURS_PER_DAY, NO_BF16, TOO_SMALL
+from .training_memory import FITS, NO_HEADROOM, memory_figures, training_bounds
+from .training_memory import TOO_SMALL as TOO_SMALL_MEMORY
 
 HOURS_PER_YEAR = 365 * 24
 # Ticks of the time axis, in hours: units a reader pictures, then years by powers of ten.
@@ -448,10 +449,16 @@ class PublishedChecks(NamedTuple):
     version: int
     training: tuple
     decode: tuple
+    memory: tuple = ()
 
 
 def load_published_checks(version, gpus):
-    return PublishedChecks(version, *checks({gpu.slug: gpu for gpu in gpus}, sizing_method("full_adam")))
+    by_slug = {gpu.slug: gpu for gpu in gpus}
+    return PublishedChecks(version, *checks(by_slug, sizing_method("full_adam")), memory_checks(by_slug))
+
+
+def memory_status_text(status):
+    return {FITS: _("fits"), NO_HEADROOM: _("no headroom"), TOO_SMALL_MEMORY: _("does not fit")}[status]
 
 
 # The checks depend on the GPUs' figures only (not the page's inputs): computed once per content version.
@@ -474,7 +481,62 @@ def published_run_rows(gpus):
         "published": tokens_per_second(check.run.published_tokens_per_second),
         "estimate": tokens_per_second(check.estimate), "ratio": ratio_text(check.ratio), "source": check.run.source,
     } for check in decode]
-    return {"training": training_rows_, "decode": decode_rows}
+    memory_rows = [{
+        "name": check.run.name,
+        "gpu": _("%(gpu)s × %(count)s") % {"gpu": check.run.gpu_as_published,
+                                           "count": format_number(check.run.gpu_count)},
+        "shape": _("%(batch)s × %(tokens)s tokens") % {"batch": format_number(check.run.micro_batch),
+                                                       "tokens": format_number(check.run.sequence_tokens)},
+        "published": (format_memory(check.run.published_gb) if check.run.published_gb is not None
+                      else _("fit") if check.run.fits else _("out of memory")),
+        "estimate": format_memory(check.estimate_gb), "status": memory_status_text(check.status),
+        "ratio": ratio_text(check.ratio) if check.ratio is not None else "", "agrees": check.agrees,
+        "source": check.run.source,
+    } for check in found.memory]
+    return {"training": training_rows_, "decode": decode_rows, "memory": memory_rows}
+
+
+def bytes_text(value):
+    return ngettext("%(bytes)s byte", "%(bytes)s bytes", 1 if value == 1 else 2) % {"bytes": format_number(value)}
+
+
+def training_memory_rows():
+    """Every figure of the training memory, the time budget and the scaling bound, each with what it was measured on
+    (or marked as the site's assumption) and its source, for the training tab's assumptions."""
+    memory = memory_figures()
+    bounds = training_bounds()
+    adam, eight_bit = memory.state_bytes["adam"], memory.state_bytes["adam_8bit"]
+
+    def row(what, value, figure=None, basis="", source="", excerpt=""):
+        if figure is not None:
+            basis, source, excerpt = figure.basis, figure.source, figure.excerpt
+        return {"what": what, "value": value, "basis": basis, "source": source, "excerpt": excerpt}
+
+    return [
+        row(_("Full training, mixed-precision Adam: weights + gradients + optimizer states per parameter"),
+            bytes_text(sum(part.value for part in adam)), adam[0]),
+        row(_("Full training, 8-bit Adam: weights + gradients + optimizer states per parameter"),
+            bytes_text(sum(part.value for part in eight_bit)), eight_bit[0]),
+        *(row(_("Frozen base of %(method)s, per parameter") % {"method": sizing_method(key).name},
+              bytes_text(figure.value), figure) for key, figure in memory.frozen_base_bytes.items()),
+        row(_("Adapters, share of the base's parameters"), format_share(memory.adapter_share.value),
+            memory.adapter_share),
+        *(row(_("Each adapter parameter of %(method)s, with its gradient and Adam states") % {
+            "method": sizing_method(key).name}, bytes_text(figure.value), figure)
+          for key, figure in memory.adapter_bytes.items()),
+        row(_("Activations per layer, per token and hidden unit: stored / with checkpointing"),
+            f"{bytes_text(memory.activation_bytes.value)} / {bytes_text(memory.checkpointed_bytes.value)}",
+            memory.activation_bytes),
+        row(_("Model shape from its size"), "", basis=memory.shape_basis),
+        row(_("Headroom left free on each GPU"), format_share(memory.headroom_share.value), memory.headroom_share),
+        row(_("Sequence length and sequences per GPU when none are entered"),
+            f"{format_number(memory.default_sequence_tokens)} × {format_number(memory.default_micro_batch)}",
+            basis=memory.defaults_basis),
+        row(_("Time budget when none is entered"),
+            format_duration(bounds.default_within_days * HOURS_PER_DAY), basis=bounds.within_basis),
+        row(_("Largest global batch of a published run, tokens"), format_number(bounds.max_global_batch_tokens),
+            basis=bounds.global_batch_basis, source=bounds.global_batch_source, excerpt=bounds.global_batch_excerpt),
+    ]
 
 
 def assumption_figures():
@@ -499,5 +561,6 @@ def assumption_figures():
         "node": format_number(model.gpus_per_node),
         "link": format_quantity(model.scale_up_min_link_gbs, "GB/s"),
         "efficiencies": efficiency_rows(),
+        "training_memory": training_memory_rows(),
         "weight_bits": weight_bits_rows(),
     }

@@ -353,3 +353,108 @@ def test_the_cost_chart_refuses_values_a_log_scale_cannot_show():
         cost_chart([("a", 0, 1)], {}, "x", "y", ladder, ladder, str, str)
     with pytest.raises(ValueError):
         cost_chart([], {}, "x", "y", ladder, ladder, str, str)
+
+
+# Training memory and the time budget (issue 47).
+
+RUN_SHAPES = [(Decimal("1.24"), Decimal(20)), (Decimal(8), Decimal(1000)), (Decimal(70), Decimal(2000)),
+              (Decimal(405), Decimal(15000))]
+
+
+@pytest.mark.parametrize("method", TRAINING_METHODS, ids=lambda method: method.key)
+@pytest.mark.parametrize("size, tokens", RUN_SHAPES)
+@pytest.mark.parametrize("checkpointing, optimizer", [(True, "adam"), (False, "adam_8bit")])
+def test_no_configuration_of_any_gpu_is_shown_fitting_with_less_than_the_stated_headroom(method, size, tokens,
+                                                                                          checkpointing, optimizer):
+    """Every GPU, every method: each configuration shown needs, by the independent computation, at most its GPU's
+    memory less the headroom; the count below the fewest, when the memory fills the card beyond the headroom, is
+    named as leaving none, not shown as fitting."""
+    headroom = Decimal(expected_estimates.EFFICIENCY["training_memory"]["headroom_share"])
+    estimate = training_estimate(GPUS.values(), size, method, tokens, cluster_size=4096,
+                                 checkpointing=checkpointing, optimizer=optimizer)
+    for row in estimate.rows:
+        memory = Decimal(row.gpu.memory_gb)
+        for configuration in row.configurations:
+            need = expected_estimates.training_memory_gb(size, method.key, configuration.gpu_count,
+                                                         checkpointing=checkpointing, optimizer=optimizer)
+            assert need <= memory * (1 - headroom), (row.gpu.slug, configuration.gpu_count, need)
+            assert abs(configuration.memory_gb / Fraction(need) - 1) < Fraction(1, 10**9)
+        if row.no_headroom is not None:
+            count, _need = row.no_headroom
+            need = expected_estimates.training_memory_gb(size, method.key, count, checkpointing=checkpointing,
+                                                         optimizer=optimizer)
+            assert memory * (1 - headroom) < need <= memory
+            assert all(c.gpu_count > count for c in row.configurations)
+
+
+def test_a_small_model_that_fills_a_card_is_named_as_leaving_no_headroom():
+    """A full fine-tune whose need lands between the card less its headroom and the whole card is not a fit."""
+    rtx = GPUS["rtx-4090"]
+    # 1.4 B at the defaults: 22.4 GB of model states and 0.7 GB of activations, above 95 % of 24 GB.
+    estimate = training_estimate([rtx], Decimal("1.4"), FULL, Decimal(1), cluster_size=8)
+    row = estimate.rows[0]
+    need = expected_estimates.training_memory_gb(Decimal("1.4"), "full_adam", 1)
+    assert Decimal(24) * Decimal("0.95") < need <= 24
+    assert row.no_headroom is not None and row.no_headroom[0] == 1 and row.fewest.gpu_count == 2
+
+
+@pytest.mark.parametrize("size, tokens, cluster", [
+    (Decimal(7), Decimal(1000), 64), (Decimal(1), None, 16384), (Decimal(70), Decimal(15000), 4096),
+    (Decimal(8), Decimal(15000), 16384),
+])
+@pytest.mark.parametrize("within_days", [1, 30, 365])
+def test_nothing_marked_cheapest_or_fastest_breaks_the_time_budget_or_a_sourced_bound(size, tokens, cluster,
+                                                                                        within_days):
+    """The cheapest finishes within the budget; no mark goes to a configuration beyond the largest published global
+    batch (one sequence per model replica) or to PCIe and consumer cards beyond one node; the time of any configuration
+    is at least what the global batch allows (GPU-hours ÷ the useful GPUs)."""
+    estimate = training_estimate(GPUS.values(), size, FULL, tokens, cluster_size=cluster, within_days=within_days)
+    replicas = expected_estimates.useful_replicas()
+    for row in estimate.cheapest:
+        assert row.best.wall_clock_hours <= within_days * 24 and row.best.rankable
+        assert row.best.cost == min(r.cost for r in estimate.rows if r.in_time and r.cost is not None)
+    for configuration in estimate.fastest:
+        assert configuration.rankable and configuration.practical
+    for row in estimate.rows:
+        if not row.configurations:
+            continue
+        fewest = row.fewest.gpu_count
+        for configuration in row.configurations:
+            useful = min(configuration.gpu_count, replicas * fewest)
+            assert configuration.useful_gpus == useful
+            assert configuration.wall_clock_hours == configuration.gpu_hours / useful
+            if configuration.fastest or (row.cheapest and configuration is row.best):
+                assert configuration.gpu_count <= replicas * fewest
+
+
+def test_seven_billion_on_a_trillion_tokens_recommends_what_finishes_in_a_month_not_years():
+    """The issue's case: 7 B on 1 T tokens on up to 64 GPUs; eight RTX 6000 Ada (618 days) are no longer the pick."""
+    estimate = training_estimate(GPUS.values(), Decimal(7), FULL, Decimal(1000), cluster_size=64, within_days=30)
+    (cheapest,) = estimate.cheapest
+    assert cheapest.best.wall_clock_hours <= 30 * 24
+    slow = next(row for row in estimate.rows if row.gpu.slug == "rtx-6000-ada")
+    assert not slow.in_time and not slow.cheapest
+    assert estimate.rows.index(slow) > estimate.rows.index(cheapest)
+
+
+def test_a_one_billion_model_on_sixteen_thousand_gpus_is_not_faster_than_the_global_batch_allows():
+    estimate = training_estimate(GPUS.values(), Decimal(1), FULL, cluster_size=16384, within_days=30)
+    replicas = expected_estimates.useful_replicas()
+    for configuration in estimate.configurations:
+        assert configuration.useful_gpus <= replicas * next(
+            row.fewest.gpu_count for row in estimate.rows if row.gpu is configuration.gpu)
+    assert all(c.gpu_count <= replicas for c in estimate.fastest)
+    b200 = next(row for row in estimate.rows if row.gpu.slug == "b200")
+    largest = b200.largest
+    assert largest.gpu_count == 16384 and largest.bounded and not largest.fastest
+    assert largest.wall_clock_hours == largest.gpu_hours / replicas
+
+
+def test_the_optimizer_and_checkpointing_change_the_memory_as_their_bytes_say():
+    adam = training_estimate([GPUS["h100-sxm"]], Decimal(8), FULL, Decimal(1)).memory
+    eight_bit = training_estimate([GPUS["h100-sxm"]], Decimal(8), FULL, Decimal(1), optimizer="adam_8bit").memory
+    assert adam.model_states_gb == 8 * 16 and eight_bit.model_states_gb == 8 * 10
+    stored = training_estimate([GPUS["h100-sxm"]], Decimal(8), FULL, Decimal(1), checkpointing=False).memory
+    assert stored.activations_gb > adam.activations_gb
+    qlora = training_estimate([GPUS["h100-sxm"]], Decimal(70), sizing_method("qlora_4bit"), Decimal(1)).memory
+    assert qlora.weights_gb == 70 * Fraction("0.515875")  # (4 + 0.127) ÷ 8 bytes, as the QLoRA paper counts
