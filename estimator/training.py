@@ -18,7 +18,7 @@ from functools import cached_property
 from catalog import sizing
 
 from . import formulas
-from .efficiency import efficiency_model
+from .efficiency import FROZEN_BASE_WORK, FULL_WORK, efficiency_model
 from .peaks import bf16_peak
 from .training_memory import FITS, NO_HEADROOM, fit_status, memory_figures, training_bounds, training_memory
 
@@ -146,7 +146,8 @@ def default_billion_tokens(method, compute_billion_params, model):
     return model.fine_tuning_billion_tokens, "fine_tuning"
 
 
-def training_row(gpu, flops, utilization, memory_at, counts, model, within_hours=None, replicas=None):
+def training_row(gpu, flops, utilization, memory_at, counts, model, within_hours=None, replicas=None,
+                 work=FULL_WORK):
     """``gpu``'s configurations: each of ``counts`` (ascending) from the fewest GPUs whose memory holds the run with
     its headroom (``memory_at``: GPU count → training_memory.TrainingMemory)."""
     peak, derived = bf16_peak(gpu)
@@ -172,7 +173,7 @@ def training_row(gpu, flops, utilization, memory_at, counts, model, within_hours
     per_rule = {}
     configurations = []
     for count in counts[fewest:]:
-        rule = model.scaling_rule(gpu_class, count)
+        rule = model.scaling_rule(gpu_class, count, work)
         if id(rule) not in per_rule:
             effective = base * rule.figure.share
             per_rule[id(rule)] = (effective, formulas.gpu_hours(flops, peak, effective))
@@ -239,7 +240,9 @@ def training_estimate(gpus, model_billion_params, method, billion_tokens=None, u
 
     counts = formulas.cluster_counts(cluster_size)
     replicas = useful_replicas(sequence_tokens, micro_batch)
-    rows = [training_row(gpu, flops, utilization, memory_at, counts, model, within_hours, replicas) for gpu in gpus]
+    work = FULL_WORK if factor == sizing.FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN else FROZEN_BASE_WORK
+    rows = [training_row(gpu, flops, utilization, memory_at, counts, model, within_hours, replicas, work)
+            for gpu in gpus]
     costs = [row.cost for row in rows if row.in_time and row.cost is not None]
     times = [c.wall_clock_hours for row in rows for c in row.practical_configurations]
     least_cost, least_time = min(costs, default=None), min(times, default=None)

@@ -34,9 +34,11 @@ def peak(row, name):
     return None
 
 
-def first_rule(rows, gpu_class_, gpus):
+def first_rule(rows, gpu_class_, gpus, work="*"):
+    """The first rule of the class (or any) covering ``gpus``, measured on ``work`` (or on any work)."""
     return next(rule for rule in rows
-                if rule["gpu_class"] in (gpu_class_, "*") and (rule["up_to_gpus"] == 0 or gpus <= rule["up_to_gpus"]))
+                if rule["gpu_class"] in (gpu_class_, "*") and (rule["up_to_gpus"] == 0 or gpus <= rule["up_to_gpus"])
+                and rule.get("work", "*") in (work, "*"))
 
 
 def training_utilization(row):
@@ -45,8 +47,8 @@ def training_utilization(row):
                         if rule["gpu_class"] == cls and rule["architecture"] in (row["architecture"], "*")))
 
 
-def scaling(row, gpus):
-    rule = first_rule(EFFICIENCY["scaling"], gpu_class(row), gpus)
+def scaling(row, gpus, work="full"):
+    rule = first_rule(EFFICIENCY["scaling"], gpu_class(row), gpus, work)
     return Decimal(rule["share"]), rule.get("practical", True)
 
 
@@ -125,7 +127,7 @@ def training_configurations(row, size, tokens, method, factor, cluster, utilizat
     for count in counts:
         if memory_status(training_memory_gb(size, method, count, sequence, batch), row["memory_gb"]) != "fits":
             continue
-        share, practical = scaling(row, count)
+        share, practical = scaling(row, count, "full" if factor == 6 else "frozen_base")
         useful = min(count, useful_replicas(sequence, batch) * (found[0][0] if found else count))
         found.append((count, flops / (bf16 * 10**12 * base * share) / 3600, practical, useful))
     return found

@@ -271,6 +271,12 @@ def test_every_input_keys_the_page_cache(client, launch_content, settings):
      "Enter the utilization as a percentage, such as 40."),
     ({"size": "7", "method": "full_adam", "cluster": "100"}, "cluster", "Choose a cluster size from the list."),
     ({"method": "full_adam", "preset": "gpt-9"}, "preset", "Choose a model from the list."),
+    ({"size": "7", "method": "full_adam", "within": "0"}, "within", None),
+    ({"size": "7", "method": "full_adam", "sequence": "2000000"}, "sequence", None),
+    ({"size": "7", "method": "full_adam", "micro_batch": "0"}, "micro_batch", None),
+    ({"size": "7", "method": "full_adam", "checkpointing": "maybe"}, "checkpointing",
+     "Choose one of the options listed."),
+    ({"size": "7", "method": "full_adam", "optimizer": "sgd"}, "optimizer", "Choose one of the options listed."),
 ])
 def test_bad_training_input_gets_a_localized_message(client, model_presets, language, params, field, message):
     document = page(client, language, answer="training", **params)
@@ -282,7 +288,7 @@ def test_bad_training_input_gets_a_localized_message(client, model_presets, lang
                 "size": gettext("Enter a model size above %(min)s and at most %(max)s billion parameters."),
                 "tokens": gettext("Enter the training tokens above %(min)s and at most %(max)s billion."),
                 "mfu": gettext("Enter a utilization from %(min)s to %(max)s."),
-            }[field]
+            }.get(field, gettext("Enter a whole number from %(min)s to %(max)s."))
             pattern = re.escape(expected).replace(re.escape("%(min)s"), r"\d+\s?%?").replace(
                 re.escape("%(max)s"), r"[\d.,]+\s?%?")
             assert re.fullmatch(pattern, errors.squashed_text), errors.squashed_text
@@ -381,3 +387,26 @@ def test_a_number_written_the_other_way_is_refused_with_what_was_understood(clie
     if understood:
         assert understood in error.squashed_text
     assert document.find("section", class_="estimate-results") is None
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_fine_tuning_input_full_training_does_not_use_is_named_not_dropped(client, launch_content, language):
+    document = page(client, language, answer="training", size="7", method="full_adam", tokens="100", examples="10")
+    with translation.override(language):
+        label = str(gettext("Fine-tuning examples"))
+        assert label in document.find("section", id="results").squashed_text
+    lora = page(client, language, answer="training", size="7", method="lora_16bit", examples="10")
+    with translation.override(language):
+        assert gettext("Not used for this answer: %(fields)s. The fine-tuning data set applies to LoRA and QLoRA "
+                       "when no training tokens are entered.").split("%(fields)s")[0].strip() not in (
+            lora.find("section", id="results").squashed_text)
+
+
+def test_the_memory_inputs_change_the_answer(client, launch_content):
+    base = page(client, "en", answer="training", size="8", method="full_adam", tokens="1")
+    longer = page(client, "en", answer="training", size="8", method="full_adam", tokens="1", sequence="32768",
+                  checkpointing="off", optimizer="adam_8bit")
+    need = expected_estimates.training_memory_gb(Decimal(8), "full_adam", 1, 32768, 1, False, "adam_8bit")
+    text = longer.find("section", id="results").squashed_text
+    assert text != base.find("section", id="results").squashed_text
+    assert "activation checkpointing off" in text and f"{need:.0f}"[:2] in text.replace(",", "")

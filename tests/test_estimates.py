@@ -458,3 +458,34 @@ def test_the_optimizer_and_checkpointing_change_the_memory_as_their_bytes_say():
     assert stored.activations_gb > adam.activations_gb
     qlora = training_estimate([GPUS["h100-sxm"]], Decimal(70), sizing_method("qlora_4bit"), Decimal(1)).memory
     assert qlora.weights_gb == 70 * Fraction("0.515875")  # (4 + 0.127) ÷ 8 bytes, as the QLoRA paper counts
+
+
+def test_each_scaling_factor_is_applied_only_to_the_work_it_was_measured_on():
+    """The PCIe factor measured on LoRA scales LoRA, not full training; the consumer figures, measured on full
+    training over a misconfigured rental, are never ranked; a count or kind of work no run measured is never ranked."""
+    model = efficiency_model()
+    for rule in model.scaling:
+        if "LoRA" in rule.figure.basis and rule.gpu_class != "*":
+            assert rule.work == "frozen_base"
+    lora = training_estimate(GPUS.values(), Decimal(8), sizing_method("lora_16bit"), Decimal(1), cluster_size=8)
+    full = training_estimate(GPUS.values(), Decimal(8), FULL, Decimal(1), cluster_size=8)
+    pcie = next(row for row in lora.rows if row.gpu.slug == "a100-pcie")
+    assert any(c.gpu_count > 1 and c.rankable and c.utilization == Fraction(30, 100) * Fraction(9, 10)
+               for c in pcie.configurations)
+    pcie_full = next(row for row in full.rows if row.gpu.slug == "a100-pcie")
+    assert all(not c.rankable for c in pcie_full.configurations if c.gpu_count > 1)
+    for estimate in (lora, full):
+        for row in estimate.rows:
+            if efficiency_model().gpu_class(row.gpu) == "consumer":
+                assert all(not c.rankable and not c.fastest for c in row.configurations if c.gpu_count > 1)
+
+
+def test_cdna_3_training_is_rated_from_a_published_training_comparison_not_the_spec_ratio():
+    """One MI300X trains an 8B model 1.32–1.40 times slower than one H200 (published): the estimate keeps the MI300X
+    below the H200's training rate although its BF16 peak is 1.32 times higher."""
+    model = efficiency_model()
+    mi300x, h200 = model.training_utilization(GPUS["mi300x"]), model.training_utilization(GPUS["h200"])
+    assert "MI300X-vs-H200" in mi300x.source and "H200 1.32–1.40 times faster" in mi300x.basis
+    rate = {slug: Fraction(GPUS[slug].bf16_dense_tflops) * figure.share
+            for slug, figure in (("mi300x", mi300x), ("h200", h200))}
+    assert Fraction(132, 100) <= rate["h200"] / rate["mi300x"] <= Fraction(140, 100)

@@ -134,7 +134,8 @@ def per_count_configurations(gpu, flops, utilization, size, method, counts, mode
     for count in counts:
         if fit_status(training_memory(size, method.key, count).per_gpu_gb, gpu.memory_gb) != FITS:
             continue
-        rule = model.scaling_rule(model.gpu_class(gpu), count)
+        work = "full" if method.training_flops_per_parameter_token == 6 else "frozen_base"
+        rule = model.scaling_rule(model.gpu_class(gpu), count, work)
         effective = exact(base) * rule.figure.share
         hours = formulas.gpu_hours(flops, exact(peak), effective)
         useful = min(count, replicas * rows[0][0]) if rows else count
