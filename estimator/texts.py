@@ -536,6 +536,9 @@ def training_memory_rows():
             format_duration(bounds.default_within_days * HOURS_PER_DAY), basis=bounds.within_basis),
         row(_("Largest global batch of a published run, tokens"), format_number(bounds.max_global_batch_tokens),
             basis=bounds.global_batch_basis, source=bounds.global_batch_source, excerpt=bounds.global_batch_excerpt),
+        row(_("Network beyond one node, per GPU"), format_quantity(bounds.inter_node.value, "GB/s"), bounds.inter_node),
+        row(_("Bytes each GPU sends per parameter it holds, per step"), bytes_text(bounds.all_reduce_bytes.value),
+            bounds.all_reduce_bytes),
     ]
 
 

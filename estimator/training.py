@@ -20,7 +20,15 @@ from catalog import sizing
 from . import formulas
 from .efficiency import FROZEN_BASE_WORK, FULL_WORK, efficiency_model
 from .peaks import bf16_peak
-from .training_memory import FITS, NO_HEADROOM, fit_status, memory_figures, training_bounds, training_memory
+from .training_memory import (
+    FITS,
+    NO_HEADROOM,
+    fit_status,
+    memory_figures,
+    step_floor_hours,
+    training_bounds,
+    training_memory,
+)
 
 NO_BF16 = "no_bf16"  # neither a published nor a derived dense BF16 throughput: no training time
 TOO_SMALL = "too_small"  # even the largest configuration does not hold the model
@@ -147,7 +155,7 @@ def default_billion_tokens(method, compute_billion_params, model):
 
 
 def training_row(gpu, flops, utilization, memory_at, counts, model, within_hours=None, replicas=None,
-                 work=FULL_WORK):
+                 work=FULL_WORK, floor_at=None):
     """``gpu``'s configurations: each of ``counts`` (ascending) from the fewest GPUs whose memory holds the run with
     its headroom (``memory_at``: GPU count → training_memory.TrainingMemory)."""
     peak, derived = bf16_peak(gpu)
@@ -181,6 +189,8 @@ def training_row(gpu, flops, utilization, memory_at, counts, model, within_hours
         # One sequence per model replica at the largest published global batch: beyond, GPUs wait.
         useful = count if replicas is None else min(count, replicas * counts[fewest])
         wall = formulas.wall_clock_hours(hours, useful)
+        if floor_at is not None and count > model.gpus_per_node:  # beyond a node, the network's step floor
+            wall = max(wall, floor_at(counts[fewest]))
         cost = formulas.training_cost(wall * count, price) if price is not None else None
         configurations.append(TrainingConfiguration(
             gpu, count, effective, hours, wall, cost, rule.practical, memory_gb=memory_at(count).per_gpu_gb,
@@ -192,10 +202,12 @@ def training_row(gpu, flops, utilization, memory_at, counts, model, within_hours
 
 def marked_row(row, least_cost, least_time):
     """``row`` with its mark as the cheapest that finishes in time, and its configurations' as the fastest (among
-    rankable ones: practical and within the bounds)."""
+    rankable ones: practical and within the bounds; of several GPU counts at the least time, the fewest)."""
+    fastest = [c for c in row.configurations if c.rankable and c.wall_clock_hours == least_time]
+    fewest = min((c.gpu_count for c in fastest), default=None)
     return replace(
         row, cheapest=row.in_time and row.cost is not None and row.cost == least_cost,
-        configurations=tuple(replace(c, fastest=True) if c.rankable and c.wall_clock_hours == least_time else c
+        configurations=tuple(replace(c, fastest=True) if c in fastest and c.gpu_count == fewest else c
                              for c in row.configurations),
     )
 
@@ -241,7 +253,8 @@ def training_estimate(gpus, model_billion_params, method, billion_tokens=None, u
     counts = formulas.cluster_counts(cluster_size)
     replicas = useful_replicas(sequence_tokens, micro_batch)
     work = FULL_WORK if factor == sizing.FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN else FROZEN_BASE_WORK
-    rows = [training_row(gpu, flops, utilization, memory_at, counts, model, within_hours, replicas, work)
+    rows = [training_row(gpu, flops, utilization, memory_at, counts, model, within_hours, replicas, work,
+                         lambda fewest: step_floor_hours(tokens, total, fewest))
             for gpu in gpus]
     costs = [row.cost for row in rows if row.in_time and row.cost is not None]
     times = [c.wall_clock_hours for row in rows for c in row.practical_configurations]

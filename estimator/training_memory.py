@@ -206,10 +206,27 @@ class TrainingBounds:
     global_batch_basis: str
     global_batch_source: str
     global_batch_excerpt: str
+    inter_node: Sourced  # GB/s per GPU beyond one node
+    all_reduce_bytes: Sourced  # bytes each GPU moves per parameter it holds, per step
 
 
 @cache
 def training_bounds(path=EFFICIENCY_TOML):
     row = tomllib.loads(Path(path).read_text(encoding="utf-8"))["training_bounds"]
-    return TrainingBounds(int(row["default_within_days"]), row["within_basis"], int(row["max_global_batch_tokens"]),
-                          row["global_batch_basis"], row["global_batch_source"], row["global_batch_excerpt"])
+    return TrainingBounds(
+        int(row["default_within_days"]), row["within_basis"], int(row["max_global_batch_tokens"]),
+        row["global_batch_basis"], row["global_batch_source"], row["global_batch_excerpt"],
+        Sourced(exact(str(row["inter_node_gbs_per_gpu"])), row["inter_node_basis"], row["inter_node_source"],
+                row["inter_node_excerpt"]),
+        Sourced(exact(str(row["all_reduce_bytes_per_parameter"])), row["all_reduce_basis"]),
+    )
+
+
+def step_floor_hours(billion_tokens, billion_params, model_parallel_gpus):
+    """The least time a run can take beyond one node: one step per largest global batch, each at least the all-reduce
+    of the gradients each GPU holds over its network port."""
+    bounds = training_bounds()
+    steps = exact(billion_tokens) * 10**9 / bounds.max_global_batch_tokens
+    seconds = (bounds.all_reduce_bytes.value * exact(billion_params) / model_parallel_gpus
+               / bounds.inter_node.value)
+    return steps * seconds / 3600

@@ -112,10 +112,20 @@ def useful_replicas(sequence=None, batch=None):
     return max(1, EFFICIENCY["training_bounds"]["max_global_batch_tokens"] // tokens)
 
 
+def step_floor_hours(size, tokens, fewest):
+    """Beyond one node: one step per largest global batch, each at least the all-reduce of the gradients each GPU of
+    the model's fewest holds (4 bytes per parameter) over its 50 GB/s port."""
+    bounds = EFFICIENCY["training_bounds"]
+    steps = Decimal(tokens) * 10**9 / bounds["max_global_batch_tokens"]
+    seconds = Decimal(bounds["all_reduce_bytes_per_parameter"]) * Decimal(size) / fewest / bounds[
+        "inter_node_gbs_per_gpu"]
+    return steps * seconds / 3600
+
+
 def training_configurations(row, size, tokens, method, factor, cluster, utilization=None, active=None, sequence=None,
                             batch=None):
-    """[(GPU count, GPU-hours, practical, useful GPUs)] from the fewest GPUs that hold the run (with the headroom) to
-    the cluster. ``method`` is a method key, or the bytes per parameter the deck names it by."""
+    """[(GPU count, GPU-hours, practical, useful GPUs, wall-clock hours)] from the fewest GPUs that hold the run (with
+    the headroom) to the cluster. ``method`` is a method key, or the bytes per parameter the deck names it by."""
     method = BYTES_PER_METHOD.get(Decimal(method), method) if not isinstance(method, str) else method
     bf16 = peak(row, "bf16_dense_tflops")
     if bf16 is None:
@@ -128,8 +138,13 @@ def training_configurations(row, size, tokens, method, factor, cluster, utilizat
         if memory_status(training_memory_gb(size, method, count, sequence, batch), row["memory_gb"]) != "fits":
             continue
         share, practical = scaling(row, count, "full" if factor == 6 else "frozen_base")
-        useful = min(count, useful_replicas(sequence, batch) * (found[0][0] if found else count))
-        found.append((count, flops / (bf16 * 10**12 * base * share) / 3600, practical, useful))
+        fewest = found[0][0] if found else count
+        useful = min(count, useful_replicas(sequence, batch) * fewest)
+        hours = flops / (bf16 * 10**12 * base * share) / 3600
+        wall = hours / useful
+        if count > NODE:
+            wall = max(wall, step_floor_hours(size, tokens, fewest))
+        found.append((count, hours, practical, useful, wall))
     return found
 
 

@@ -68,15 +68,15 @@ def expected_training(size, tokens, bytes_per_parameter, factor, utilization, cl
             continue
         price = Decimal(row["price_usd_per_hour"])
         rankable = [item for item in found if item[2] and item[3] == item[0]]
-        in_time = [item for item in rankable if item[1] / item[3] <= within_days * 24]
+        in_time = [item for item in rankable if item[4] <= within_days * 24]
         if in_time:
-            best = min(in_time, key=lambda item: (item[1] * item[0] / item[3], item[0]))
+            best = min(in_time, key=lambda item: (item[4] * item[0], item[0]))
         elif rankable:
-            best = min(rankable, key=lambda item: (item[1] / item[3], item[0]))
+            best = min(rankable, key=lambda item: (item[4], item[0]))
         else:
             best = min(found, key=lambda item: (item[1], item[0]))
-        cost = best[1] * best[0] / best[3] * price
-        expected.append((name, best[1], found[0][0], cost, bool(rankable), bool(in_time), best[1] / best[3]))
+        cost = best[4] * best[0] * price
+        expected.append((name, best[1], found[0][0], cost, bool(rankable), bool(in_time), best[4]))
 
     def order(item):
         tier = 2 if not item[4] else 0 if item[5] else 1
@@ -122,7 +122,7 @@ def test_training_rows_equal_an_independent_computation(client, launch_content, 
 def test_the_training_answer_writes_gpu_hours_as_the_language_does(client, launch_content):
     document = page(client, "de", answer="training", size="405", method="full_adam", tokens="15000", cluster="16384")
     h100 = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
-    (_count, hours, _practical, _useful), *_ = expected_estimates.training_configurations(
+    (_count, hours, _practical, _useful, _wall), *_ = expected_estimates.training_configurations(
         CSV_ROWS["H100 SXM"], Decimal(405), Decimal(15000), 16, 6, 16384)
     millions = f"{hours / 10**6:.1f}".replace(".", ",")
     assert h100.cells()[4].squashed_text == f"≈ {millions} Mio. GPU-Stunden"
@@ -363,7 +363,7 @@ def test_numbers_are_read_as_the_visitor_writes_them_and_links_carry_one_canonic
     h100_hours = next(row for row in result_table(canonical) if row_gpu(row) == "H100 SXM").cells()[4].squashed_text
     document = page(client, language, answer="training", method="full_adam", cluster="64", nf=language, **typed)
     row = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
-    (_count, hours, _practical, _useful), *_ = expected_estimates.training_configurations(
+    (_count, hours, _practical, _useful, _wall), *_ = expected_estimates.training_configurations(
         CSV_ROWS["H100 SXM"], Decimal(8), Decimal(15000), 16, 6, 64)
     with translation.override("en"):
         assert h100_hours == gettext("≈ %(hours)s GPU-hours") % {"hours": f"{hours:,.0f}"[:3] + ",000"}

@@ -29,7 +29,7 @@ from estimator.forms import InferenceForm, TrainingForm
 from estimator.page_parts import calculator_parts
 from estimator.published_runs import published_runs
 from estimator.training import training_estimate, useful_replicas
-from estimator.training_memory import FITS, fit_status, memory_figures, training_memory
+from estimator.training_memory import FITS, fit_status, memory_figures, step_floor_hours, training_memory
 
 from .languages import LANGUAGES
 from .localized_urls import url_in
@@ -120,7 +120,7 @@ GPUS = [SimpleNamespace(slug=slug, **values) for slug, values in read_gpus().ite
 TRAINING_METHODS = [method for method in SIZING_METHODS if not method.serves]
 
 
-def per_count_configurations(gpu, flops, utilization, size, method, counts, model):
+def per_count_configurations(gpu, flops, utilization, size, method, counts, model, tokens):
     """(count, utilization, GPU-hours, wall-clock hours, cost, practical) for every count that holds the model with
     its headroom (training_memory, each count on its own), each computed on its own from the formulas; GPUs beyond the
     global-batch bound are paid for and add no speed."""
@@ -138,8 +138,11 @@ def per_count_configurations(gpu, flops, utilization, size, method, counts, mode
         rule = model.scaling_rule(model.gpu_class(gpu), count, work)
         effective = exact(base) * rule.figure.share
         hours = formulas.gpu_hours(flops, exact(peak), effective)
-        useful = min(count, replicas * rows[0][0]) if rows else count
+        fewest = rows[0][0] if rows else count
+        useful = min(count, replicas * fewest)
         wall = hours / useful
+        if count > model.gpus_per_node:
+            wall = max(wall, step_floor_hours(tokens, size, fewest))
         cost = wall * count * exact(gpu.price_usd_per_hour) if gpu.price_usd_per_hour is not None else None
         rows.append((count, effective, hours, wall, cost, rule.practical and useful == count))
     return rows
@@ -155,7 +158,7 @@ def test_each_configuration_equals_a_plain_per_count_computation(size, tokens, m
     estimate = training_estimate(GPUS, size, method, tokens, utilization, cluster)
     flops = formulas.training_flops(size, tokens, method.training_flops_per_parameter_token)
     counts = formulas.cluster_counts(cluster)
-    expected = {gpu.slug: per_count_configurations(gpu, flops, utilization, size, method, counts, model)
+    expected = {gpu.slug: per_count_configurations(gpu, flops, utilization, size, method, counts, model, tokens)
                 for gpu in GPUS}
     practical_times = [c[3] for rows in expected.values() if rows for c in rows if c[5]]
     least_time = min(practical_times, default=None)
@@ -164,8 +167,9 @@ def test_each_configuration_equals_a_plain_per_count_computation(size, tokens, m
         got = [(c.gpu_count, c.utilization, c.gpu_hours, c.wall_clock_hours, c.cost, c.rankable)
                for c in row.configurations]
         assert got == (wanted or []), row.gpu.slug
-        assert [c.fastest for c in row.configurations] == [
-            c[5] and c[3] == least_time for c in (wanted or [])], row.gpu.slug
+        tied = [c[0] for c in (wanted or []) if c[5] and c[3] == least_time]
+        assert [c.fastest for c in row.configurations] == [  # of tied GPU counts, the fewest
+            bool(tied) and c[0] == min(tied) for c in (wanted or [])], row.gpu.slug
         for configuration in row.configurations:
             assert all(isinstance(value, Fraction) for value in (
                 configuration.gpu_hours, configuration.wall_clock_hours, configuration.utilization))
