@@ -137,6 +137,22 @@ def no_headroom_text(row):
                   "memory": format_memory(sizing.exact(row.gpu.memory_gb))}
 
 
+def unranked_warning(row):
+    """Why some of the row's configurations are never ranked: no published run of that work on those cards at that
+    count within a node, or PCIe cards beyond one node."""
+    if row.problem is not None:
+        return ""
+    node = efficiency_model().gpus_per_node
+    unranked = [c for c in row.configurations if not c.practical]
+    if any(c.gpu_count <= node for c in unranked):
+        return _("No published run measured this kind of work on these cards over several GPUs: such configurations "
+                 "are shown for reference, never ranked cheapest or fastest.")
+    if unranked:
+        return _("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
+                 "reference, never ranked cheapest or fastest.") % {"node": format_number(node)}
+    return ""
+
+
 def training_rows(estimate, paths):
     rows = []
     for row in estimate.rows:
@@ -154,10 +170,7 @@ def training_rows(estimate, paths):
             "largest": configuration_text(largest) if largest is not fewest else None,
             "cost": format_usd_estimate(row.cost) if row.cost is not None else (
                 _("No live offer") if row.problem is None else ""),
-            "warning": (_("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
-                          "reference, never ranked cheapest or fastest.") % {
-                "node": format_number(efficiency_model().gpus_per_node)}
-                if row.problem is None and any(not c.practical for c in row.configurations) else ""),
+            "warning": unranked_warning(row),
             "problem": training_problem(row, estimate.cluster_size),
         })
     return rows
