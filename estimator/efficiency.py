@@ -16,6 +16,8 @@ EFFICIENCY_TOML = Path(__file__).resolve().parent / "data" / "efficiency.toml"
 SCALE_UP, PCIE, CONSUMER = "scale_up", "pcie", "consumer"
 GPU_CLASSES = (SCALE_UP, PCIE, CONSUMER)
 ANY = "*"
+FULL_WORK, FROZEN_BASE_WORK = "full", "frozen_base"
+WORKS = (FULL_WORK, FROZEN_BASE_WORK)
 
 
 @dataclass(frozen=True)
@@ -30,15 +32,18 @@ class Figure:
 
 @dataclass(frozen=True)
 class CountRule:
-    """A figure that holds up to ``up_to_gpus`` GPUs (0: any count) of a class ("*": any class)."""
+    """A figure that holds up to ``up_to_gpus`` GPUs (0: any count) of a class ("*": any class), for the kind of work
+    it was measured on (``work``: "full" training, a "frozen_base" of LoRA or QLoRA, or "*": any)."""
 
     gpu_class: str
     up_to_gpus: int
     figure: Figure
     practical: bool = True
+    work: str = ANY
 
-    def matches(self, gpu_class, gpus):
-        return self.gpu_class in (gpu_class, ANY) and (self.up_to_gpus == 0 or gpus <= self.up_to_gpus)
+    def matches(self, gpu_class, gpus, work=ANY):
+        return (self.gpu_class in (gpu_class, ANY) and (self.up_to_gpus == 0 or gpus <= self.up_to_gpus)
+                and self.work in (work, ANY))
 
 
 @dataclass(frozen=True)
@@ -84,9 +89,10 @@ class EfficiencyModel:
                 return figure
         raise LookupError(f"no training utilization for {gpu_class}")
 
-    def scaling_rule(self, gpu_class, gpus):
-        """The scaling kept by ``gpus`` GPUs of a class (``gpu_class``): the first rule of the file that matches."""
-        return next(rule for rule in self.scaling if rule.matches(gpu_class, gpus))
+    def scaling_rule(self, gpu_class, gpus, work=ANY):
+        """The scaling kept by ``gpus`` GPUs of a class (``gpu_class``) doing ``work`` ("full" or "frozen_base"): the
+        first rule of the file that matches."""
+        return next(rule for rule in self.scaling if rule.matches(gpu_class, gpus, work))
 
     def decode_rule(self, gpu_class, gpus):
         return next(rule for rule in self.decode if rule.matches(gpu_class, gpus))
@@ -113,7 +119,8 @@ def figure(row, key="share"):
 
 
 def count_rules(rows):
-    return tuple(CountRule(row["gpu_class"], int(row["up_to_gpus"]), figure(row), bool(row.get("practical", True)))
+    return tuple(CountRule(row["gpu_class"], int(row["up_to_gpus"]), figure(row), bool(row.get("practical", True)),
+                           row.get("work", ANY))
                  for row in rows)
 
 
@@ -141,8 +148,9 @@ def read_efficiency(text):
         if not 0 < item.share <= 1:
             raise ValueError(f"a share is above 0 and at most 1: {item}")
     for gpu_class in GPU_CLASSES:
-        if not any(rule.matches(gpu_class, 10**6) for rule in model.scaling):
-            raise ValueError(f"no scaling rule for any count of {gpu_class}")
+        for work in WORKS:
+            if not any(rule.matches(gpu_class, 10**6, work) for rule in model.scaling):
+                raise ValueError(f"no scaling rule for any count of {gpu_class} doing {work}")
         if not any(rule.matches(gpu_class, 10**6) for rule in model.decode):
             raise ValueError(f"no decode rule for any count of {gpu_class}")
     return model

@@ -18,6 +18,7 @@ from .fit import KVCacheShape, memory_requirement, nearest_preset, preset_shape
 from .inference import inference_estimate
 from .texts import tokens_text
 from .training import training_estimate
+from .training_memory import memory_figures, training_bounds
 
 MAX_MODEL_BILLION_PARAMS = 10_000
 # Llama 3's training tokens (Meta: "over 15T tokens"), in the tokens field's unit, the help text's example.
@@ -184,6 +185,9 @@ ANSWERS = (FITS, TRAINING, INFERENCE)
 MAX_BILLION_TOKENS = 1_000_000  # a quadrillion tokens: far beyond any run so far
 # A fine-tuning data set: up to a billion examples of up to a million tokens, up to a hundred passes.
 DATASET_RANGES = {"examples": (1, 10**9), "example_tokens": (1, 1_048_576), "epochs": (1, 100)}
+# The training run's shape and the time budget: a sequence of up to a million tokens, up to 1,024 sequences per GPU,
+# a budget of up to ten years.
+RUN_RANGES = {"sequence": (1, 1_048_576), "micro_batch": (1, 1024), "within": (1, 3650)}
 MAX_DECIMALS = 3
 
 
@@ -276,6 +280,20 @@ class TrainingForm(QueryForm):
         label=gettext_lazy("Model FLOPs utilization (%)"), required=False,
         error_messages={"invalid": gettext_lazy("Enter the utilization as a percentage, such as 40.")},
     )
+    within = whole_number_field(gettext_lazy("Finish within (days)"))
+    sequence = whole_number_field(gettext_lazy("Sequence length (tokens)"))
+    micro_batch = whole_number_field(gettext_lazy("Sequences per GPU per step"))
+    checkpointing = forms.ChoiceField(
+        label=gettext_lazy("Activation checkpointing"), required=False, initial="on",
+        choices=[("on", gettext_lazy("On: each layer keeps its input and is recomputed")),
+                 ("off", gettext_lazy("Off: every layer keeps its activations"))],
+        error_messages={"invalid_choice": gettext_lazy("Choose one of the options listed.")},
+    )
+    optimizer = forms.ChoiceField(
+        label=gettext_lazy("Optimizer"), required=False, initial="adam",
+        choices=[("adam", gettext_lazy("Adam, mixed precision")), ("adam_8bit", gettext_lazy("8-bit Adam"))],
+        error_messages={"invalid_choice": gettext_lazy("Choose one of the options listed.")},
+    )
     cluster = forms.TypedChoiceField(
         label=gettext_lazy("Largest cluster"), required=False, coerce=int, empty_value=estimates.DEFAULT_CLUSTER_SIZE,
         initial=estimates.DEFAULT_CLUSTER_SIZE,
@@ -307,6 +325,14 @@ class TrainingForm(QueryForm):
         self.fields["mfu"].help_text = _(
             "Share of the GPUs' dense BF16 peak the run achieves. Empty: the measured figure of each GPU's class, "
             "listed under the assumptions.")
+        memory = memory_figures()
+        self.fields["within"].help_text = _("The time budget: the cheapest configuration that finishes within it is "
+                                            "marked. Empty: %(days)s (our assumption).") % {
+            "days": format_number(training_bounds().default_within_days)}
+        self.fields["sequence"].help_text = _("Sets the activations' memory. Empty: %(tokens)s (our assumption).") % {
+            "tokens": format_number(memory.default_sequence_tokens)}
+        self.fields["micro_batch"].help_text = _("Empty: %(count)s (our assumption).") % {
+            "count": format_number(memory.default_micro_batch)}
 
     def clean_method(self):
         return sizing_method(self.cleaned_data["method"])
@@ -318,7 +344,7 @@ class TrainingForm(QueryForm):
         check_decimal(self, "tokens", 0, MAX_BILLION_TOKENS, low_included=False, message=_(
             "Enter the training tokens above %(min)s and at most %(max)s billion."))
         check_active(self, data)
-        for name, (low, high) in DATASET_RANGES.items():
+        for name, (low, high) in (DATASET_RANGES | RUN_RANGES).items():
             check_whole_number(self, name, low, high)
         low, high = (bound * 100 for bound in (estimates.MIN_UTILIZATION, estimates.MAX_UTILIZATION))
         check_decimal(self, "mfu", low, high, low_included=True, write=lambda percent: format_share(percent / 100),
@@ -355,12 +381,23 @@ class TrainingForm(QueryForm):
                 strict=True))
         return exact(examples * per_example * epochs) / 10**9
 
+    def ignored_dataset(self):
+        """The fine-tuning data set's fields the visitor filled that this answer does not use (full training, or
+        training tokens given): named on the page rather than dropped silently."""
+        data = self.cleaned_data
+        given = [name for name in ("examples", "example_tokens", "epochs") if data.get(name) is not None]
+        full = data["method"].training_flops_per_parameter_token == FULL_TRAINING_FACTOR
+        return [str(self.fields[name].label) for name in given] if full or data["tokens"] is not None else []
+
     def estimate(self, gpus):
         """Every GPU's training time and cost; call on a valid form."""
         data = self.cleaned_data
         utilization = None if data["mfu"] is None else exact(data["mfu"]) / 100
+        within = data["within"] if data["within"] is not None else training_bounds().default_within_days
         return training_estimate(gpus, self.model_billion_params(), data["method"], self.billion_tokens(),
-                                 utilization, data["cluster"], self.active_billion_params())
+                                 utilization, data["cluster"], self.active_billion_params(), within_days=within,
+                                 sequence_tokens=data["sequence"], micro_batch=data["micro_batch"],
+                                 checkpointing=data["checkpointing"] != "off", optimizer=data["optimizer"] or "adam")
 
 
 class InferenceForm(CalculatorForm):

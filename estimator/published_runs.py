@@ -14,6 +14,7 @@ from core.exact_numbers import exact
 from .fit import KVCacheShape
 from .inference import inference_estimate
 from .training import training_estimate
+from .training_memory import FITS, fit_status, training_memory
 
 PUBLISHED_RUNS_TOML = Path(__file__).resolve().parent / "data" / "published_runs.toml"
 CALIBRATION, HELD_OUT = "calibration", "held_out"
@@ -59,6 +60,42 @@ class DecodeRun:
 
 
 @dataclass(frozen=True)
+class MemoryRun:
+    """A fine-tune that fit, or ran out of memory, on named GPUs; ``published_gb`` when the source states its peak."""
+
+    name: str
+    billion_params: Fraction
+    method: str
+    adapter_share: Fraction  # None: the site's default share
+    sequence_tokens: int
+    micro_batch: int
+    checkpointing: bool
+    gpu: str
+    gpu_as_published: str
+    gpu_count: int
+    fits: bool
+    published_gb: Fraction  # None: the source states only fit or out of memory
+    source: Source
+
+
+@dataclass(frozen=True)
+class MemoryCheck:
+    run: MemoryRun
+    gpu: object
+    estimate_gb: Fraction  # each GPU's need
+    status: str  # training_memory.FITS, NO_HEADROOM or TOO_SMALL
+
+    @property
+    def ratio(self):
+        return None if self.run.published_gb is None else self.estimate_gb / self.run.published_gb
+
+    @property
+    def agrees(self):
+        """The site's fit answer is the run's: it fit and the site says it fits, or it did not and the site agrees."""
+        return (self.status == FITS) == self.run.fits
+
+
+@dataclass(frozen=True)
 class Check:
     run: object
     gpu: object
@@ -93,6 +130,37 @@ def read_published_runs(text):
                 or not run.source.excerpt:
             raise ValueError(f"{run.name}: a set, an https source and a quoted excerpt are required")
     return training, decode
+
+
+def read_memory_runs(text):
+    """The training-memory runs of the data file's text."""
+    runs = tuple(MemoryRun(
+        row["name"], exact(row["billion_params"]), row["method"], optional(row, "adapter_share"),
+        int(row["sequence_tokens"]), int(row["micro_batch"]), bool(row["checkpointing"]), row["gpu"],
+        row["gpu_as_published"], int(row["gpu_count"]), bool(row["fits"]), optional(row, "published_gb"), source(row),
+    ) for row in tomllib.loads(text).get("training_memory", ()))
+    for run in runs:
+        if not run.source.url.startswith("https://") or not run.source.excerpt:
+            raise ValueError(f"{run.name}: an https source and a quoted excerpt are required")
+        if run.published_gb is not None and not run.fits:
+            raise ValueError(f"{run.name}: a peak is published for a run that fit")
+    return runs
+
+
+@cache
+def memory_runs(path=PUBLISHED_RUNS_TOML):
+    return read_memory_runs(Path(path).read_text(encoding="utf-8"))
+
+
+def check_memory(run, gpu):
+    """The calculator's memory for a published fine-tune on its GPUs, and whether it says the run fits."""
+    memory = training_memory(run.billion_params, run.method, run.gpu_count, run.sequence_tokens, run.micro_batch,
+                             run.checkpointing, adapter_share=run.adapter_share)
+    return MemoryCheck(run, gpu, memory.per_gpu_gb, fit_status(memory.per_gpu_gb, gpu.memory_gb))
+
+
+def memory_checks(gpus_by_slug):
+    return tuple(check_memory(run, gpus_by_slug[run.gpu]) for run in memory_runs() if run.gpu in gpus_by_slug)
 
 
 @cache

@@ -35,8 +35,10 @@ from core.per_version import PerContentVersion
 from . import formulas
 from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
 from .inference import NO_BANDWIDTH
-from .published_runs import HELD_OUT, checks
-from .training import NO_BF16, TOO_SMALL
+from .published_runs import HELD_OUT, checks, memory_checks
+from .training import HOURS_PER_DAY, NO_BF16, TOO_SMALL
+from .training_memory import FITS, NO_HEADROOM, memory_figures, training_bounds
+from .training_memory import TOO_SMALL as TOO_SMALL_MEMORY
 
 HOURS_PER_YEAR = 365 * 24
 # Ticks of the time axis, in hours: units a reader pictures, then years by powers of ten.
@@ -119,7 +121,36 @@ def configuration_text(configuration):
     if configuration is None:
         return None
     return {"gpus": gpus_text(configuration.gpu_count), "time": format_duration(configuration.wall_clock_hours),
-            "practical": configuration.practical}
+            "practical": configuration.practical, "bounded": configuration.bounded,
+            "memory": format_memory(configuration.memory_gb) if configuration.memory_gb is not None else ""}
+
+
+def no_headroom_text(row):
+    """The GPU count the run fills beyond the headroom: shown as not fitting, with its figure."""
+    if row.no_headroom is None:
+        return ""
+    count, need = row.no_headroom
+    return ngettext(
+        "On %(count)s GPU it needs %(need)s of %(memory)s each: no headroom left, so not counted as fitting.",
+        "On %(count)s GPUs it needs %(need)s of %(memory)s each: no headroom left, so not counted as fitting.",
+        count) % {"count": format_number(count), "need": format_memory(need),
+                  "memory": format_memory(sizing.exact(row.gpu.memory_gb))}
+
+
+def unranked_warning(row):
+    """Why some of the row's configurations are never ranked: no published run of that work on those cards at that
+    count within a node, or PCIe cards beyond one node."""
+    if row.problem is not None:
+        return ""
+    node = efficiency_model().gpus_per_node
+    unranked = [c for c in row.configurations if not c.practical]
+    if any(c.gpu_count <= node for c in unranked):
+        return _("No published run measured this kind of work on these cards over several GPUs: such configurations "
+                 "are shown for reference, never ranked cheapest or fastest.")
+    if unranked:
+        return _("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
+                 "reference, never ranked cheapest or fastest.") % {"node": format_number(node)}
+    return ""
 
 
 def training_rows(estimate, paths):
@@ -129,7 +160,9 @@ def training_rows(estimate, paths):
         rows.append({
             "gpu": row.gpu,
             "path": paths[row.gpu.slug],
-            "marks": ([_("Cheapest")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
+            "marks": ([_("Cheapest in time")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
+            "late": row.problem is None and row.practical and not row.in_time,
+            "no_headroom": no_headroom_text(row),
             "bf16": peak_text(row.peak_tflops, row.peak_derived, "TFLOPS") if row.peak_tflops else "",
             "utilization": format_share(significant(row.best.utilization, 2)) if row.best else "",
             "gpu_hours": format_gpu_hours(row.gpu_hours) if row.gpu_hours is not None else "",
@@ -137,10 +170,7 @@ def training_rows(estimate, paths):
             "largest": configuration_text(largest) if largest is not fewest else None,
             "cost": format_usd_estimate(row.cost) if row.cost is not None else (
                 _("No live offer") if row.problem is None else ""),
-            "warning": (_("Not how teams train: these cards over PCIe beyond one node of %(node)s GPUs. Shown for "
-                          "reference, never ranked cheapest or fastest.") % {
-                "node": format_number(efficiency_model().gpus_per_node)}
-                if row.problem is None and any(not c.practical for c in row.configurations) else ""),
+            "warning": unranked_warning(row),
             "problem": training_problem(row, estimate.cluster_size),
         })
     return rows
@@ -180,7 +210,7 @@ def position(items, item):
 
 
 def training_chart(estimate):
-    priced = [c for c in estimate.configurations if c.cost is not None and c.practical]
+    priced = [c for c in estimate.configurations if c.cost is not None and c.rankable]
     if not priced:
         return None
     highlighted = {}
@@ -242,6 +272,7 @@ def training_context(form, gpus, paths):
     data = form.cleaned_data
     total = sizing.exact(form.model_billion_params())
     model = efficiency_model()
+    memory = estimate.memory
     default_text = {
         "compute_optimal": _("none entered: the compute-optimal %(ratio)s per parameter") % {
             "ratio": formulas.COMPUTE_OPTIMAL_TOKENS_PER_PARAMETER},
@@ -264,7 +295,14 @@ def training_context(form, gpus, paths):
         "flops": format_scientific(estimate.flops),
         "utilization": format_share(estimate.utilization) if estimate.utilization is not None else "",
         "required": format_memory(estimate.required_gb),
-        "bytes_per_parameter": format_number(data["method"].bytes_per_parameter),
+        "memory_parts": {"weights": format_memory(memory.weights_gb), "gradients": format_memory(memory.gradients_gb),
+                         "optimizer": format_memory(memory.optimizer_gb),
+                         "activations": format_memory(memory.activations_gb),
+                         "sequence": format_number(estimate.sequence_tokens),
+                         "batch": format_number(estimate.micro_batch), "checkpointing": estimate.checkpointing,
+                         "headroom": format_share(memory_figures().headroom_share.value)},
+        "within": format_duration(estimate.within_hours) if estimate.within_hours is not None else "",
+        "ignored": form.ignored_dataset(),
         "cluster": format_number(estimate.cluster_size),
         "cluster_size": estimate.cluster_size,
         "rows": training_rows(estimate, paths),
@@ -433,10 +471,16 @@ class PublishedChecks(NamedTuple):
     version: int
     training: tuple
     decode: tuple
+    memory: tuple = ()
 
 
 def load_published_checks(version, gpus):
-    return PublishedChecks(version, *checks({gpu.slug: gpu for gpu in gpus}, sizing_method("full_adam")))
+    by_slug = {gpu.slug: gpu for gpu in gpus}
+    return PublishedChecks(version, *checks(by_slug, sizing_method("full_adam")), memory_checks(by_slug))
+
+
+def memory_status_text(status):
+    return {FITS: _("fits"), NO_HEADROOM: _("no headroom"), TOO_SMALL_MEMORY: _("does not fit")}[status]
 
 
 # The checks depend on the GPUs' figures only (not the page's inputs): computed once per content version.
@@ -459,7 +503,65 @@ def published_run_rows(gpus):
         "published": tokens_per_second(check.run.published_tokens_per_second),
         "estimate": tokens_per_second(check.estimate), "ratio": ratio_text(check.ratio), "source": check.run.source,
     } for check in decode]
-    return {"training": training_rows_, "decode": decode_rows}
+    memory_rows = [{
+        "name": check.run.name,
+        "gpu": _("%(gpu)s × %(count)s") % {"gpu": check.run.gpu_as_published,
+                                           "count": format_number(check.run.gpu_count)},
+        "shape": _("%(batch)s × %(tokens)s tokens") % {"batch": format_number(check.run.micro_batch),
+                                                       "tokens": format_number(check.run.sequence_tokens)},
+        "published": (format_memory(check.run.published_gb) if check.run.published_gb is not None
+                      else _("fit") if check.run.fits else _("out of memory")),
+        "estimate": format_memory(check.estimate_gb), "status": memory_status_text(check.status),
+        "ratio": ratio_text(check.ratio) if check.ratio is not None else "", "agrees": check.agrees,
+        "source": check.run.source,
+    } for check in found.memory]
+    return {"training": training_rows_, "decode": decode_rows, "memory": memory_rows}
+
+
+def bytes_text(value):
+    return ngettext("%(bytes)s byte", "%(bytes)s bytes", 1 if value == 1 else 2) % {"bytes": format_number(value)}
+
+
+def training_memory_rows():
+    """Every figure of the training memory, the time budget and the scaling bound, each with what it was measured on
+    (or marked as the site's assumption) and its source, for the training tab's assumptions."""
+    memory = memory_figures()
+    bounds = training_bounds()
+    adam, eight_bit = memory.state_bytes["adam"], memory.state_bytes["adam_8bit"]
+
+    def row(what, value, figure=None, basis="", source="", excerpt=""):
+        if figure is not None:
+            basis, source, excerpt = figure.basis, figure.source, figure.excerpt
+        return {"what": what, "value": value, "basis": basis, "source": source, "excerpt": excerpt}
+
+    return [
+        row(_("Full training, mixed-precision Adam: weights + gradients + optimizer states per parameter"),
+            bytes_text(sum(part.value for part in adam)), adam[0]),
+        row(_("Full training, 8-bit Adam: weights + gradients + optimizer states per parameter"),
+            bytes_text(sum(part.value for part in eight_bit)), eight_bit[0]),
+        *(row(_("Frozen base of %(method)s, per parameter") % {"method": sizing_method(key).name},
+              bytes_text(figure.value), figure) for key, figure in memory.frozen_base_bytes.items()),
+        row(_("Adapters, share of the base's parameters"), format_share(memory.adapter_share.value),
+            memory.adapter_share),
+        *(row(_("Each adapter parameter of %(method)s, with its gradient and Adam states") % {
+            "method": sizing_method(key).name}, bytes_text(figure.value), figure)
+          for key, figure in memory.adapter_bytes.items()),
+        row(_("Activations per layer, per token and hidden unit: stored / with checkpointing"),
+            f"{bytes_text(memory.activation_bytes.value)} / {bytes_text(memory.checkpointed_bytes.value)}",
+            memory.activation_bytes),
+        row(_("Model shape from its size"), "", basis=memory.shape_basis),
+        row(_("Headroom left free on each GPU"), format_share(memory.headroom_share.value), memory.headroom_share),
+        row(_("Sequence length and sequences per GPU when none are entered"),
+            f"{format_number(memory.default_sequence_tokens)} × {format_number(memory.default_micro_batch)}",
+            basis=memory.defaults_basis),
+        row(_("Time budget when none is entered"),
+            format_duration(bounds.default_within_days * HOURS_PER_DAY), basis=bounds.within_basis),
+        row(_("Largest global batch of a published run, tokens"), format_number(bounds.max_global_batch_tokens),
+            basis=bounds.global_batch_basis, source=bounds.global_batch_source, excerpt=bounds.global_batch_excerpt),
+        row(_("Network beyond one node, per GPU"), format_quantity(bounds.inter_node.value, "GB/s"), bounds.inter_node),
+        row(_("Bytes each GPU sends per parameter it holds, per step"), bytes_text(bounds.all_reduce_bytes.value),
+            bounds.all_reduce_bytes),
+    ]
 
 
 def assumption_figures():
@@ -484,5 +586,6 @@ def assumption_figures():
         "node": format_number(model.gpus_per_node),
         "link": format_quantity(model.scale_up_min_link_gbs, "GB/s"),
         "efficiencies": efficiency_rows(),
+        "training_memory": training_memory_rows(),
         "weight_bits": weight_bits_rows(),
     }

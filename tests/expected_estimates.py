@@ -34,9 +34,11 @@ def peak(row, name):
     return None
 
 
-def first_rule(rows, gpu_class_, gpus):
+def first_rule(rows, gpu_class_, gpus, work="*"):
+    """The first rule of the class (or any) covering ``gpus``, measured on ``work`` (or on any work)."""
     return next(rule for rule in rows
-                if rule["gpu_class"] in (gpu_class_, "*") and (rule["up_to_gpus"] == 0 or gpus <= rule["up_to_gpus"]))
+                if rule["gpu_class"] in (gpu_class_, "*") and (rule["up_to_gpus"] == 0 or gpus <= rule["up_to_gpus"])
+                and rule.get("work", "*") in (work, "*"))
 
 
 def training_utilization(row):
@@ -45,26 +47,104 @@ def training_utilization(row):
                         if rule["gpu_class"] == cls and rule["architecture"] in (row["architecture"], "*")))
 
 
-def scaling(row, gpus):
-    rule = first_rule(EFFICIENCY["scaling"], gpu_class(row), gpus)
+def scaling(row, gpus, work="full"):
+    rule = first_rule(EFFICIENCY["scaling"], gpu_class(row), gpus, work)
     return Decimal(rule["share"]), rule.get("practical", True)
 
 
-def training_configurations(row, size, tokens, bytes_per_parameter, factor, cluster, utilization=None, active=None):
-    """[(GPU count, GPU-hours, practical)] from the fewest GPUs that hold the model to the cluster."""
+BYTES_PER_METHOD = {Decimal(16): "full_adam", Decimal("2.5"): "lora_16bit", Decimal(1): "qlora_4bit"}
+
+
+def model_layers(size):
+    """Layers of a decoder of ``size`` billion parameters: size × 10⁹ = 12 × layers × (128 × layers)², to a
+    thousandth of a layer (rounded down)."""
+    shape = EFFICIENCY["activations"]
+    ratio, per_layer = shape["hidden_per_layer"], shape["parameters_per_layer_hidden_squared"]
+    with localcontext() as context:
+        context.prec = 50
+        cube = Decimal(size) * 10**9 / (per_layer * ratio**2)
+        layers = (cube.ln() / 3).exp()
+        floor = layers.quantize(Decimal("0.001"), rounding="ROUND_FLOOR")
+        # exp/ln may land a hair under a whole thousandth: step up while the next one still cubes below.
+        while (floor + Decimal("0.001")) ** 3 <= cube:
+            floor += Decimal("0.001")
+        return floor
+
+
+def training_memory_gb(size, method, gpus=1, sequence=None, batch=None, checkpointing=True, optimizer="adam",
+                       adapter_share=None):
+    """Each GPU's training memory, GB: the model states (weights, gradients, optimizer states by the data's bytes per
+    parameter) split over ``gpus``, plus activations (34 bytes per token and hidden unit per layer; with
+    checkpointing 2 per layer plus one layer's 34), split over up to 8 GPUs (tensor and sequence parallelism)."""
+    memory, adapters, activations = EFFICIENCY["training_memory"], EFFICIENCY["adapters"], EFFICIENCY["activations"]
+    sequence = sequence or memory["default_sequence_tokens"]
+    batch = batch or memory["default_micro_batch"]
+    states = {row["key"]: row for row in EFFICIENCY["training_state_bytes"]}
+    chosen = states[optimizer]
+    size = Decimal(size)
+    if method == "full_adam":
+        model_states = size * sum(Decimal(chosen[part]) for part in ("weights", "gradients", "optimizer"))
+    else:
+        base = next(Decimal(row["bytes"]) for row in EFFICIENCY["frozen_base_bytes"] if row["method"] == method)
+        per_adapter = Decimal(adapters["lora_bytes" if method == "lora_16bit" else "qlora_bytes"])
+        if optimizer == "adam_8bit":
+            per_adapter -= Decimal(states["adam"]["optimizer"]) - Decimal(chosen["optimizer"])
+        share = Decimal(adapter_share) if adapter_share is not None else Decimal(adapters["share"])
+        model_states = size * base + size * share * per_adapter
+    layers = model_layers(size)
+    hidden = layers * activations["hidden_per_layer"]
+    token_hidden = Decimal(sequence) * batch * hidden
+    full = Decimal(activations["bytes_per_token_hidden"]) * token_hidden
+    stored = (Decimal(activations["checkpointed_bytes_per_token_hidden"]) * token_hidden * layers + full
+              if checkpointing else full * layers)
+    return model_states / gpus + stored / 10**9 / min(gpus, activations["tensor_parallel_gpus"])
+
+
+def memory_status(need, memory_gb):
+    headroom = Decimal(EFFICIENCY["training_memory"]["headroom_share"])
+    memory = Decimal(memory_gb)
+    return "fits" if need <= memory * (1 - headroom) else "no_headroom" if need <= memory else "too_small"
+
+
+def useful_replicas(sequence=None, batch=None):
+    memory = EFFICIENCY["training_memory"]
+    tokens = (sequence or memory["default_sequence_tokens"]) * (batch or memory["default_micro_batch"])
+    return max(1, EFFICIENCY["training_bounds"]["max_global_batch_tokens"] // tokens)
+
+
+def step_floor_hours(size, tokens, fewest):
+    """Beyond one node: one step per largest global batch, each at least the all-reduce of the gradients each GPU of
+    the model's fewest holds (4 bytes per parameter) over its 50 GB/s port."""
+    bounds = EFFICIENCY["training_bounds"]
+    steps = Decimal(tokens) * 10**9 / bounds["max_global_batch_tokens"]
+    seconds = Decimal(bounds["all_reduce_bytes_per_parameter"]) * Decimal(size) / fewest / bounds[
+        "inter_node_gbs_per_gpu"]
+    return steps * seconds / 3600
+
+
+def training_configurations(row, size, tokens, method, factor, cluster, utilization=None, active=None, sequence=None,
+                            batch=None):
+    """[(GPU count, GPU-hours, practical, useful GPUs, wall-clock hours)] from the fewest GPUs that hold the run (with
+    the headroom) to the cluster. ``method`` is a method key, or the bytes per parameter the deck names it by."""
+    method = BYTES_PER_METHOD.get(Decimal(method), method) if not isinstance(method, str) else method
     bf16 = peak(row, "bf16_dense_tflops")
     if bf16 is None:
         return None
     flops = factor * (active or size) * 10**9 * tokens * 10**9
     base = utilization if utilization is not None else training_utilization(row)
     counts = [2**n for n in range(cluster.bit_length())]
-    memory = Decimal(row["memory_gb"])
     found = []
     for count in counts:
-        if size * bytes_per_parameter > count * memory * USABLE:
+        if memory_status(training_memory_gb(size, method, count, sequence, batch), row["memory_gb"]) != "fits":
             continue
-        share, practical = scaling(row, count)
-        found.append((count, flops / (bf16 * 10**12 * base * share) / 3600, practical))
+        share, practical = scaling(row, count, "full" if factor == 6 else "frozen_base")
+        fewest = found[0][0] if found else count
+        useful = min(count, useful_replicas(sequence, batch) * fewest)
+        hours = flops / (bf16 * 10**12 * base * share) / 3600
+        wall = hours / useful
+        if count > NODE:
+            wall = max(wall, step_floor_hours(size, tokens, fewest))
+        found.append((count, hours, practical, useful, wall))
     return found
 
 

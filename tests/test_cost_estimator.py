@@ -56,21 +56,33 @@ def marks(row):
     return [mark.squashed_text for mark in row.find_all("strong", class_="estimate-mark")]
 
 
-def expected_training(size, tokens, bytes_per_parameter, factor, utilization, cluster):
-    """(name, GPU-hours, fewest count, cost, practical) of each priced GPU that fits, in the page's order: GPUs a
-    team would train on cheapest first, then those only impractical configurations hold."""
+def expected_training(size, tokens, bytes_per_parameter, factor, utilization, cluster, within_days=30):
+    """(name, GPU-hours, fewest count, cost, rankable, in time) of each priced GPU that fits, in the page's order:
+    GPUs that finish within the budget cheapest first, then the others fastest first, then those only impractical
+    configurations hold. A configuration beyond the global-batch bound pays for GPUs that add no speed."""
     expected = []
     for name, row in CSV_ROWS.items():
         found = expected_estimates.training_configurations(row, size, tokens, bytes_per_parameter, factor, cluster,
                                                            utilization)
         if not found:
             continue
-        practical = [item for item in found if item[2]]
-        best = min(practical or found, key=lambda item: (item[1], item[0]))
-        cost = best[1] * Decimal(row["price_usd_per_hour"])
-        expected.append((name, best[1], found[0][0], cost, bool(practical)))
-    return sorted(expected, key=lambda item: (not item[4], item[3], item[1], -Decimal(CSV_ROWS[item[0]]["memory_gb"]),
-                                              item[0]))
+        price = Decimal(row["price_usd_per_hour"])
+        rankable = [item for item in found if item[2] and item[3] == item[0]]
+        in_time = [item for item in rankable if item[4] <= within_days * 24]
+        if in_time:
+            best = min(in_time, key=lambda item: (item[4] * item[0], item[0]))
+        elif rankable:
+            best = min(rankable, key=lambda item: (item[4], item[0]))
+        else:
+            best = min(found, key=lambda item: (item[1], item[0]))
+        cost = best[4] * best[0] * price
+        expected.append((name, best[1], found[0][0], cost, bool(rankable), bool(in_time), best[4]))
+
+    def order(item):
+        tier = 2 if not item[4] else 0 if item[5] else 1
+        return (tier, item[3] if tier != 1 else item[6], item[1], -Decimal(CSV_ROWS[item[0]]["memory_gb"]), item[0])
+
+    return [item[:6] for item in sorted(expected, key=order)]
 
 
 def priced_rows(rows, cells):
@@ -94,12 +106,13 @@ def test_training_rows_equal_an_independent_computation(client, launch_content, 
     priced = priced_rows(rows, 6)
     assert [row_gpu(row) for row in priced] == [name for name, *_rest in expected]
     with translation.override(language):
-        for row, (name, _hours, fewest, cost, _practical) in zip(priced, expected, strict=True):
+        for row, (name, _hours, fewest, cost, _practical, _in_time) in zip(priced, expected, strict=True):
             cells = row.cells()
             assert cells[1].squashed_text == squash(format_usd_estimate(cost)), name
             assert re.match(rf"{fewest}\b", cells[2].squashed_text.replace(".", "").replace(",", "")), name
-        assert marks(priced[0])[0] == gettext("Cheapest")
-        assert all(gettext("Cheapest") not in marks(row) for row in priced[1:])
+        if expected[0][5]:
+            assert marks(priced[0])[0] == gettext("Cheapest in time")
+        assert all(gettext("Cheapest in time") not in marks(row) for row in priced[1:])
         assert gettext("No published dense BF16 figure: no estimate.") not in document.squashed_text
         b200 = next(row for row in priced if row_gpu(row) == "B200")
         derived = gettext("%(value)s (derived from the system figure)").replace("%(value)s", "").strip()
@@ -109,7 +122,7 @@ def test_training_rows_equal_an_independent_computation(client, launch_content, 
 def test_the_training_answer_writes_gpu_hours_as_the_language_does(client, launch_content):
     document = page(client, "de", answer="training", size="405", method="full_adam", tokens="15000", cluster="16384")
     h100 = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
-    (_count, hours, _practical), *_ = expected_estimates.training_configurations(
+    (_count, hours, _practical, _useful, _wall), *_ = expected_estimates.training_configurations(
         CSV_ROWS["H100 SXM"], Decimal(405), Decimal(15000), 16, 6, 16384)
     millions = f"{hours / 10**6:.1f}".replace(".", ",")
     assert h100.cells()[4].squashed_text == f"≈ {millions} Mio. GPU-Stunden"
@@ -120,13 +133,17 @@ def test_the_fastest_configuration_is_marked_in_words_and_labelled_on_the_chart(
     document = page(client, "en", answer="training", size="70", method="full_adam", tokens="15000", cluster="4096")
     rows = result_table(document)
     expected = expected_training(Decimal(70), Decimal(15000), 16, 6, None, 4096)
-    speeds = {name: hours / 4096 for name, hours, _fewest, _cost, practical in expected if practical}
+    speeds = {name: hours / 4096 for name, hours, _fewest, _cost, practical, _in_time in expected if practical}
     quickest = min(speeds.values())
     fastest = [row_gpu(row) for row in rows if "Fastest" in marks(row)]
     assert fastest == sorted(name for name, time in speeds.items() if time == quickest)
     labels = [text.squashed_text for text in document.find("g", class_="cost-chart-label").find_all("text")]
-    assert any(label.startswith(f"Cheapest: {expected[0][0]} × 4,096") for label in labels), labels
-    assert any(label.startswith(f"Fastest: {fastest[0]}") for label in labels), labels
+    cheapest = expected[0][0] if expected[0][5] else None  # the cheapest that finishes within the 30-day budget
+    assert cheapest is not None
+    assert any(label.startswith((f"Cheapest: {cheapest} × 4,096", f"Cheapest and fastest: {cheapest} × 4,096"))
+               for label in labels), labels
+    assert any(label.startswith((f"Fastest: {fastest[0]}", f"Cheapest and fastest: {fastest[0]}"))
+               for label in labels), labels
 
 
 def test_the_chart_has_one_mark_per_configuration_a_team_would_run_and_its_numbers_as_a_table(client,
@@ -254,6 +271,12 @@ def test_every_input_keys_the_page_cache(client, launch_content, settings):
      "Enter the utilization as a percentage, such as 40."),
     ({"size": "7", "method": "full_adam", "cluster": "100"}, "cluster", "Choose a cluster size from the list."),
     ({"method": "full_adam", "preset": "gpt-9"}, "preset", "Choose a model from the list."),
+    ({"size": "7", "method": "full_adam", "within": "0"}, "within", None),
+    ({"size": "7", "method": "full_adam", "sequence": "2000000"}, "sequence", None),
+    ({"size": "7", "method": "full_adam", "micro_batch": "0"}, "micro_batch", None),
+    ({"size": "7", "method": "full_adam", "checkpointing": "maybe"}, "checkpointing",
+     "Choose one of the options listed."),
+    ({"size": "7", "method": "full_adam", "optimizer": "sgd"}, "optimizer", "Choose one of the options listed."),
 ])
 def test_bad_training_input_gets_a_localized_message(client, model_presets, language, params, field, message):
     document = page(client, language, answer="training", **params)
@@ -265,7 +288,7 @@ def test_bad_training_input_gets_a_localized_message(client, model_presets, lang
                 "size": gettext("Enter a model size above %(min)s and at most %(max)s billion parameters."),
                 "tokens": gettext("Enter the training tokens above %(min)s and at most %(max)s billion."),
                 "mfu": gettext("Enter a utilization from %(min)s to %(max)s."),
-            }[field]
+            }.get(field, gettext("Enter a whole number from %(min)s to %(max)s."))
             pattern = re.escape(expected).replace(re.escape("%(min)s"), r"\d+\s?%?").replace(
                 re.escape("%(max)s"), r"[\d.,]+\s?%?")
             assert re.fullmatch(pattern, errors.squashed_text), errors.squashed_text
@@ -340,7 +363,7 @@ def test_numbers_are_read_as_the_visitor_writes_them_and_links_carry_one_canonic
     h100_hours = next(row for row in result_table(canonical) if row_gpu(row) == "H100 SXM").cells()[4].squashed_text
     document = page(client, language, answer="training", method="full_adam", cluster="64", nf=language, **typed)
     row = next(row for row in result_table(document) if row_gpu(row) == "H100 SXM")
-    (_count, hours, _practical), *_ = expected_estimates.training_configurations(
+    (_count, hours, _practical, _useful, _wall), *_ = expected_estimates.training_configurations(
         CSV_ROWS["H100 SXM"], Decimal(8), Decimal(15000), 16, 6, 64)
     with translation.override("en"):
         assert h100_hours == gettext("≈ %(hours)s GPU-hours") % {"hours": f"{hours:,.0f}"[:3] + ",000"}
@@ -364,3 +387,26 @@ def test_a_number_written_the_other_way_is_refused_with_what_was_understood(clie
     if understood:
         assert understood in error.squashed_text
     assert document.find("section", class_="estimate-results") is None
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_fine_tuning_input_full_training_does_not_use_is_named_not_dropped(client, launch_content, language):
+    document = page(client, language, answer="training", size="7", method="full_adam", tokens="100", examples="10")
+    with translation.override(language):
+        label = str(gettext("Fine-tuning examples"))
+        assert label in document.find("section", id="results").squashed_text
+    lora = page(client, language, answer="training", size="7", method="lora_16bit", examples="10")
+    with translation.override(language):
+        assert gettext("Not used for this answer: %(fields)s. The fine-tuning data set applies to LoRA and QLoRA "
+                       "when no training tokens are entered.").split("%(fields)s")[0].strip() not in (
+            lora.find("section", id="results").squashed_text)
+
+
+def test_the_memory_inputs_change_the_answer(client, launch_content):
+    base = page(client, "en", answer="training", size="8", method="full_adam", tokens="1")
+    longer = page(client, "en", answer="training", size="8", method="full_adam", tokens="1", sequence="32768",
+                  checkpointing="off", optimizer="adam_8bit")
+    need = expected_estimates.training_memory_gb(Decimal(8), "full_adam", 1, 32768, 1, False, "adam_8bit")
+    text = longer.find("section", id="results").squashed_text
+    assert text != base.find("section", id="results").squashed_text
+    assert "activation checkpointing off" in text and f"{need:.0f}"[:2] in text.replace(",", "")

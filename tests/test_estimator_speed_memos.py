@@ -16,7 +16,6 @@ from hypothesis import assume, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from catalog import sizing
 from catalog.loading import read_gpus
 from catalog.models import GPU
 from catalog.sizing_methods import SIZING_METHODS
@@ -29,7 +28,8 @@ from estimator.efficiency import efficiency_model
 from estimator.forms import InferenceForm, TrainingForm
 from estimator.page_parts import calculator_parts
 from estimator.published_runs import published_runs
-from estimator.training import training_estimate
+from estimator.training import training_estimate, useful_replicas
+from estimator.training_memory import FITS, fit_status, memory_figures, step_floor_hours, training_memory
 
 from .languages import LANGUAGES
 from .localized_urls import url_in
@@ -120,23 +120,31 @@ GPUS = [SimpleNamespace(slug=slug, **values) for slug, values in read_gpus().ite
 TRAINING_METHODS = [method for method in SIZING_METHODS if not method.serves]
 
 
-def per_count_configurations(gpu, flops, utilization, required_gb, counts, model):
-    """(count, utilization, GPU-hours, wall-clock hours, cost, practical) for every count that holds the model,
-    each computed on its own from the formulas."""
+def per_count_configurations(gpu, flops, utilization, size, method, counts, model, tokens):
+    """(count, utilization, GPU-hours, wall-clock hours, cost, practical) for every count that holds the model with
+    its headroom (training_memory, each count on its own), each computed on its own from the formulas; GPUs beyond the
+    global-batch bound are paid for and add no speed."""
     peak = gpu.bf16_dense_tflops if gpu.bf16_dense_tflops is not None else getattr(
         gpu, "bf16_dense_tflops_derived", None)
     if peak is None:
         return None
     base = utilization if utilization is not None else model.training_utilization(gpu).share
     rows = []
+    replicas = useful_replicas(memory_figures().default_sequence_tokens, memory_figures().default_micro_batch)
     for count in counts:
-        if not sizing.fits(required_gb, gpu.memory_gb, count):
+        if fit_status(training_memory(size, method.key, count).per_gpu_gb, gpu.memory_gb) != FITS:
             continue
-        rule = model.scaling_rule(model.gpu_class(gpu), count)
+        work = "full" if method.training_flops_per_parameter_token == 6 else "frozen_base"
+        rule = model.scaling_rule(model.gpu_class(gpu), count, work)
         effective = exact(base) * rule.figure.share
         hours = formulas.gpu_hours(flops, exact(peak), effective)
-        cost = hours * exact(gpu.price_usd_per_hour) if gpu.price_usd_per_hour is not None else None
-        rows.append((count, effective, hours, hours / count, cost, rule.practical))
+        fewest = rows[0][0] if rows else count
+        useful = min(count, replicas * fewest)
+        wall = hours / useful
+        if count > model.gpus_per_node:
+            wall = max(wall, step_floor_hours(tokens, size, fewest))
+        cost = wall * count * exact(gpu.price_usd_per_hour) if gpu.price_usd_per_hour is not None else None
+        rows.append((count, effective, hours, wall, cost, rule.practical and useful == count))
     return rows
 
 
@@ -149,18 +157,19 @@ def test_each_configuration_equals_a_plain_per_count_computation(size, tokens, m
     model = efficiency_model()
     estimate = training_estimate(GPUS, size, method, tokens, utilization, cluster)
     flops = formulas.training_flops(size, tokens, method.training_flops_per_parameter_token)
-    required = sizing.required_memory_gb(size, method.bytes_per_parameter)
     counts = formulas.cluster_counts(cluster)
-    expected = {gpu.slug: per_count_configurations(gpu, flops, utilization, required, counts, model) for gpu in GPUS}
+    expected = {gpu.slug: per_count_configurations(gpu, flops, utilization, size, method, counts, model, tokens)
+                for gpu in GPUS}
     practical_times = [c[3] for rows in expected.values() if rows for c in rows if c[5]]
     least_time = min(practical_times, default=None)
     for row in estimate.rows:
         wanted = expected[row.gpu.slug]
-        got = [(c.gpu_count, c.utilization, c.gpu_hours, c.wall_clock_hours, c.cost, c.practical)
+        got = [(c.gpu_count, c.utilization, c.gpu_hours, c.wall_clock_hours, c.cost, c.rankable)
                for c in row.configurations]
         assert got == (wanted or []), row.gpu.slug
-        assert [c.fastest for c in row.configurations] == [
-            c[5] and c[3] == least_time for c in (wanted or [])], row.gpu.slug
+        tied = [c[0] for c in (wanted or []) if c[5] and c[3] == least_time]
+        assert [c.fastest for c in row.configurations] == [  # of tied GPU counts, the fewest
+            bool(tied) and c[0] == min(tied) for c in (wanted or [])], row.gpu.slug
         for configuration in row.configurations:
             assert all(isinstance(value, Fraction) for value in (
                 configuration.gpu_hours, configuration.wall_clock_hours, configuration.utilization))

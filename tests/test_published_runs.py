@@ -14,7 +14,7 @@ from django.utils import translation
 from catalog.loading import read_gpus
 from catalog.sizing_methods import sizing_method
 from core.formatting import format_number
-from estimator.published_runs import HELD_OUT, check_decode, check_training, published_runs
+from estimator.published_runs import HELD_OUT, check_decode, check_memory, check_training, memory_runs, published_runs
 
 from . import expected_estimates
 from .html import parse
@@ -28,6 +28,8 @@ DECODE_BAND = tuple(Decimal(bound) for bound in DATA["bands"]["decode"])
 GPUS = {slug: SimpleNamespace(slug=slug, **values) for slug, values in read_gpus().items()}
 BY_NAME = {gpu.name: slug for slug, gpu in GPUS.items()}
 TRAINING, DECODE = published_runs()
+MEMORY_RUNS = memory_runs()
+MEMORY_BAND = tuple(Decimal(bound) for bound in DATA["memory_band"]["training_memory"])
 
 
 def expected_training_hours(row):
@@ -109,3 +111,34 @@ def test_the_calculator_shows_each_run_its_estimate_and_ratio_in_the_page_langua
             ratio_cell = cells[4 if table == "training" else 5].squashed_text
             assert ratio_cell == format_number(estimate / published, 2), expected["name"]
             assert row.find("a", href=expected["source"]) is not None
+
+
+def test_the_training_memory_runs_have_fits_and_out_of_memory_full_and_qlora_runs_with_sources():
+    rows = DATA["training_memory"]
+    assert {row["fits"] for row in rows} == {True, False}
+    assert {"full_adam", "qlora_4bit"} <= {row["method"] for row in rows}
+    assert any(row["published_gb"] for row in rows)
+    for row in rows:
+        assert row["gpu"] in GPUS and row["source"].startswith("https://") and len(row["excerpt"]) > 10, row["name"]
+        assert row["sequence_tokens"] >= 1 and row["micro_batch"] >= 1 and row["read_on"], row["name"]
+    assert (Decimal("0.8"), Decimal("1.2")) == MEMORY_BAND
+
+
+@pytest.mark.parametrize("run", MEMORY_RUNS, ids=lambda run: run.name)
+def test_training_memory_equals_the_independent_computation_and_the_published_answer(run):
+    """The memory of each published fine-tune, computed here from the data's bytes and formulas (not estimator/),
+    equals the site's; a published peak is within ±20 %; a run that fit is shown as fitting with the headroom, a
+    run that ran out of memory as not fitting."""
+    row = next(row for row in DATA["training_memory"] if row["name"] == run.name)
+    expected = expected_estimates.training_memory_gb(
+        Decimal(row["billion_params"]), row["method"], row["gpu_count"], row["sequence_tokens"], row["micro_batch"],
+        row["checkpointing"], adapter_share=row.get("adapter_share"))
+    check = check_memory(run, GPUS[run.gpu])
+    assert abs(check.estimate_gb / Fraction(expected) - 1) < Fraction(1, 10**9)
+    status = expected_estimates.memory_status(expected, GPUS[run.gpu].memory_gb)
+    assert check.status == status
+    assert (status == "fits") == row["fits"], (run.name, expected, status)
+    if row["published_gb"]:
+        ratio = expected / Decimal(row["published_gb"])
+        print(f"{run.name}: estimate ÷ published = {ratio:.3f}")
+        assert MEMORY_BAND[0] <= ratio <= MEMORY_BAND[1], (run.name, ratio)
