@@ -112,6 +112,7 @@ class DemandPageMixin:
             "all": row.total,
         } for row in demand.origin_rows]
         return TemplateResponse(request, "admin/demand/demand.html", {
+            "supply": demand.supply,
             **self.admin_site.each_context(request),
             "title": gettext("Demand"),
             "opts": self.model._meta,
