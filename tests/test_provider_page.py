@@ -83,7 +83,7 @@ def test_the_estimate_equals_the_catalogues_offer_and_power_worked_out_here(clie
         assert estimate_lines(response.content.decode()) == {
             gettext("GPU-hours rented per month"): format_number(hours),
             gettext("Gross revenue per month, before the platform's fee"): format_usd(gross),
-            gettext("Energy per month"): f"{format_number(kwh.quantize(Decimal(1)))} kWh",
+            gettext("Energy per month"): f"{format_number(kwh.quantize(Decimal(1)))}\u00a0kWh",
             gettext("Energy cost per month"): format_usd(cost),
             gettext("Margin per month, before the platform's fee"): format_usd(margin),
             gettext("Platform fee and payouts"): gettext("Announced before launch."),
