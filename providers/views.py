@@ -18,12 +18,16 @@ from signups.views import PublicFormView
 
 from . import applications
 from .earnings import monthly_earnings
-from .forms import EstimateForm, ProviderApplicationForm, WholeNumberField
+from .forms import EstimateForm, ProviderApplicationForm
 from .page import estimate_figures, offer_rows, page_sections
 
 # The counts of the presets the page links to (a GPU model with a count): cached like the page without a query.
 PRESET_COUNTS = (1, 8)
 PRESET_LINK_COUNT = 8
+
+PAGE_TITLE = gettext_lazy("Sell your GPU hours on EverXCloud")
+PAGE_DESCRIPTION = gettext_lazy("What your GPU servers would earn at today's best offers on the EverXCloud spot "
+                                "market, what qualifies and how to apply to the EverXCloud Network.")
 
 
 def priced_gpus():
@@ -65,8 +69,7 @@ def provider_page(request):
             max_power_w=chosen["gpu"].max_power_w, usd_per_kwh=chosen["electricity"], pue=chosen["pue"],
         )
         estimate = estimate_figures(chosen, earnings)
-        estimate["apply_query"] = urlencode([("gpu", chosen["gpu"].slug),
-                                             ("count", WholeNumberField().canonical(chosen["count"]))])
+        estimate["apply_query"] = preset_query(chosen["gpu"], chosen["count"])
     query = form.query_pairs() if submitted else []
     context = {
         "form": form, "estimate": estimate, "sections": page_sections(),
@@ -76,11 +79,6 @@ def provider_page(request):
                        description=str(PAGE_DESCRIPTION)),
     }
     return canonical_page(render(request, "providers/provider_page.html", context), preset_pairs(request, gpus))
-
-
-PAGE_TITLE = gettext_lazy("Sell your GPU hours on EverXCloud")
-PAGE_DESCRIPTION = gettext_lazy("What your GPU servers would earn at today's best offers on the EverXCloud spot "
-                                "market, what qualifies and how to apply to the EverXCloud Network.")
 
 
 class ProviderApplicationView(PublicFormView):
