@@ -17,8 +17,11 @@ from signups.forms import AddressField, PublicForm, consent_box
 from .models import MAX_OFFERED_GPUS
 
 OTHER_GPU = "other"
-# Row slots of the application form: a company with more models writes the rest in its message.
+# Row slots of the application form: a company with more models writes the rest in its message. The slots after
+# the first ``SHOWN_ROWS`` are folded away until asked for (or filled, or in error).
 APPLICATION_ROWS = 4
+SHOWN_ROWS = 2
+ROW_PARTS = ("gpu", "name", "count", "location")
 MAX_USD_PER_KWH = Decimal(10)
 MAX_PUE = Decimal(3)
 
@@ -148,8 +151,18 @@ class ProviderApplicationForm(PublicForm):
 
     def rows(self):
         """Each row slot's bound fields, for the template: (number, gpu, name, count, location)."""
-        return [(row, *(self[f"{part}_{row}"] for part in ("gpu", "name", "count", "location")))
-                for row in self.row_numbers()]
+        return [(row, *(self[f"{part}_{row}"] for part in ROW_PARTS)) for row in self.row_numbers()]
+
+    def shown_rows(self):
+        return self.rows()[:SHOWN_ROWS]
+
+    def folded_rows(self):
+        return self.rows()[SHOWN_ROWS:]
+
+    def folded_rows_open(self):
+        """Whether a folded slot holds anything (a sent form's value, or an error): then it is shown open."""
+        names = [f"{part}_{row}" for row in self.row_numbers() if row > SHOWN_ROWS for part in ROW_PARTS]
+        return self.is_bound and any(self.data.get(name) or name in self.errors for name in names)
 
     def clean_submission(self):
         """A form without a readable key (sent by a script, say) gets a key of its own."""

@@ -228,3 +228,15 @@ def test_the_pages_queries_do_not_grow_with_the_catalogue(client, launch_content
     with CaptureQueriesContext(connection) as after:
         client.get(page)
     assert len(after) == len(before)
+
+
+def test_the_folded_rows_open_when_they_hold_something(client, launch_content):
+    empty = client.get(url_in("de", "providers:application")).content.decode()
+    assert '<details class="more-rows">' in empty and 'name="gpu_4"' in empty
+    data = {"company": "Nord GmbH", "contact_name": "Eva", "email": "eva@nord.example", "country": "DE",
+            "gpu_1": "b200", "count_1": "8", "location_1": "Berlin", "gpu_3": "h100-sxm", "count_3": "4",
+            "consent": "on", "nf": "de"}
+    response = client.post(url_in("de", "providers:application"), data)
+    body = response.content.decode()
+    assert response.status_code == 400 and 'id="id_location_3_error"' in body
+    assert '<details class="more-rows" open>' in body

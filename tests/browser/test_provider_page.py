@@ -80,6 +80,7 @@ def test_the_estimate_answers_without_javascript_and_the_application_stores_gpu_
             page.wait_for_load_state()
             assert page.locator("select[name=gpu_1]").input_value() == slug
             assert page.locator("input[name=count_1]").input_value() == count
+            page.screenshot(path=str(SCREENSHOTS / f"provider-application-{language}-{size}.png"), full_page=True)
             with translation.override(language):
                 assert page.locator("a.header-cta").inner_text().strip() == gettext("Apply to join the network")
             page.fill("input[name=company]", f"Rechenzentrum {language}")
