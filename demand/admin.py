@@ -45,6 +45,11 @@ def group_label(table_key, group, names):
     return names.get(group, group)
 
 
+def supply_label(row):
+    """A catalogue GPU by its name; another one as the application named it, marked as not the catalogue's."""
+    return row.gpu_name if row.gpu_slug else gettext("other: %(name)s") % {"name": row.gpu_name}
+
+
 CHART_WEEKS = 12
 CHART_BAR_WIDTH, CHART_STEP, CHART_TOP, CHART_BARS_HEIGHT, CHART_BOTTOM = 40, 60, 20, 140, 24
 
@@ -112,6 +117,8 @@ class DemandPageMixin:
             "all": row.total,
         } for row in demand.origin_rows]
         return TemplateResponse(request, "admin/demand/demand.html", {
+            "supply": {"rows": [{**vars(row), "label": supply_label(row)} for row in demand.supply.rows],
+                       "unstructured": demand.supply.unstructured_applications},
             **self.admin_site.each_context(request),
             "title": gettext("Demand"),
             "opts": self.model._meta,

@@ -7,17 +7,23 @@
   each with its confirmed count; one query. Only what the signup action's link carried: no cookie, no view.
 - Confirmed price alerts per GPU against the GPU's best live price today: how many, how far below today's price
   their targets are (in bands), and the median target. One query for the counts and bands, one for the median.
+- Supply beside demand, per GPU model: the GPUs the provider applications offer (every application, whatever its
+  status, and those of accepted ones), beside the renter signups that chose the model and its confirmed price
+  alerts; GPUs the catalogue does not list by the name the application gave; applications sent before there were
+  GPU rows (free text) counted as unstructured. Six queries.
 
 The page and its CSV export (``admin.py``) show the same ``Demand``."""
 from dataclasses import dataclass
 from decimal import Decimal
 from statistics import median
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import TruncWeek
 from django.utils.translation import gettext_lazy as _
 
 from alerts.models import PriceAlert
+from catalog.models import GPU
+from providers.models import OfferedGPU, ProviderApplication
 from signups.models import Signup
 
 # The dimensions of the signup tables: (key, the Signup field grouped by, its heading).
@@ -86,10 +92,28 @@ class OriginRow:
 
 
 @dataclass(frozen=True)
+class SupplyRow:
+    gpu_slug: str  # "" for a GPU the catalogue does not list
+    gpu_name: str
+    offered: int  # GPUs offered, every application
+    offered_accepted: int  # of them, in accepted applications
+    applications: int
+    signups: tuple  # (confirmed, all) renter signups that chose the model
+    alerts: int  # confirmed price alerts
+
+
+@dataclass(frozen=True)
+class Supply:
+    rows: list  # catalogue GPUs first (most offered first), then other GPUs by name
+    unstructured_applications: int  # sent as free text, before GPU rows
+
+
+@dataclass(frozen=True)
 class Demand:
     signup_tables: list
     alert_rows: list
     origin_rows: list
+    supply: Supply
 
 
 def signup_table(key, field, heading):
@@ -141,8 +165,35 @@ def origin_rows():
                       row["confirmed"], row["total"]) for row in rows]
 
 
+def offered_counts(rows):
+    return rows.annotate(offered=Sum("count"), accepted=Sum("count", filter=Q(
+        application__status=ProviderApplication.Status.ACCEPTED)), applications=Count("application", distinct=True))
+
+
+def supply():
+    offered = {row["gpu_id"]: row for row in offered_counts(
+        OfferedGPU.objects.filter(gpu__isnull=False).values("gpu_id").order_by("gpu_id"))}
+    signups = {row["gpu_id"]: (row["confirmed"], row["total"]) for row in (
+        Signup.objects.filter(gpu__isnull=False).values("gpu_id").order_by("gpu_id")
+        .annotate(total=Count("pk"), confirmed=Count("pk", filter=Q(confirmed_at__isnull=False))))}
+    alerts = dict(PriceAlert.objects.filter(confirmed_at__isnull=False).values("gpu_id").order_by("gpu_id")
+                  .annotate(confirmed=Count("pk")).values_list("gpu_id", "confirmed"))
+    named = {pk: (slug, name) for pk, slug, name in GPU.objects.filter(
+        pk__in={*offered, *signups, *alerts}).values_list("pk", "slug", "name")}
+    rows = [SupplyRow(slug, name, (offered.get(pk) or {}).get("offered") or 0,
+                      (offered.get(pk) or {}).get("accepted") or 0, (offered.get(pk) or {}).get("applications") or 0,
+                      signups.get(pk, (0, 0)), alerts.get(pk, 0)) for pk, (slug, name) in named.items()]
+    rows.sort(key=lambda row: (-row.offered, -row.signups[1], -row.alerts, row.gpu_name))
+    others = offered_counts(OfferedGPU.objects.filter(gpu__isnull=True).values("name").order_by("name"))
+    rows += [SupplyRow("", row["name"], row["offered"], row["accepted"] or 0, row["applications"], (0, 0), 0)
+             for row in others]
+    unstructured = ProviderApplication.objects.filter(offered_gpus__isnull=True).exclude(gpus="").count()
+    return Supply(rows, unstructured)
+
+
 def demand():
-    return Demand([signup_table(*dimension) for dimension in SIGNUP_DIMENSIONS], alert_rows(), origin_rows())
+    return Demand([signup_table(*dimension) for dimension in SIGNUP_DIMENSIONS], alert_rows(), origin_rows(),
+                  supply())
 
 
 def csv_rows(figures):
@@ -166,3 +217,12 @@ def csv_rows(figures):
         group = f"via={row.via or 'none'} gpu={row.gpu_slug or 'none'} language={row.language}"
         yield ("signups_by_origin", "total", group, "confirmed", row.confirmed)
         yield ("signups_by_origin", "total", group, "all", row.total)
+    for row in figures.supply.rows:
+        group = row.gpu_slug or f"other={row.gpu_name}"
+        yield ("supply_by_gpu", "total", group, "gpus_offered", row.offered)
+        yield ("supply_by_gpu", "total", group, "gpus_offered_accepted", row.offered_accepted)
+        yield ("supply_by_gpu", "total", group, "applications", row.applications)
+        yield ("supply_by_gpu", "total", group, "signups_confirmed", row.signups[0])
+        yield ("supply_by_gpu", "total", group, "signups_all", row.signups[1])
+        yield ("supply_by_gpu", "total", group, "price_alerts_confirmed", row.alerts)
+    yield ("supply_by_gpu", "total", "unstructured", "applications", figures.supply.unstructured_applications)

@@ -28,6 +28,7 @@ urlpatterns += i18n_patterns(
     path("", include("estimator.urls")),
     path("", include("company.urls")),
     path("", include("signups.urls")),
+    path("", include("providers.urls")),
     path("", include("alerts.urls")),
     # Workload slugs are translated model fields, so this pattern comes last.
     path("<slug:slug>/", workload_views.workload_detail, name="workload"),

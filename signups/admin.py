@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.csv_cells import spreadsheet_safe
@@ -14,8 +14,7 @@ from optin import addresses
 from optin.admin import AddressSearchMixin
 from optin.erasure import erase_person
 
-from .countries import country_name
-from .models import ProviderApplication, Signup
+from .models import Signup
 
 
 class ErasePersonalDataMixin:
@@ -130,23 +129,3 @@ class SignupAdmin(ConsentRecordAdmin):
     @admin.action(description=_("Export selected signups as CSV"), permissions=["view"])
     def export_csv(self, request, queryset):
         return self.csv_response(queryset)
-
-
-@admin.register(ProviderApplication)
-class ProviderApplicationAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.ModelAdmin):
-    list_display = ("company", "contact_name", "email", "country_display", "status", "submitted_at")
-    list_editable = ("status",)
-    list_filter = ("status", "country", "language")
-    search_fields = ("company", "contact_name", "email")
-    date_hierarchy = "submitted_at"
-    readonly_fields = (
-        "company", "contact_name", "email", "country", "gpus", "server_locations", "message", "language",
-        "submitted_at", "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
-    )
-
-    def has_add_permission(self, request):
-        return False
-
-    @admin.display(description=_("country"), ordering="country")
-    def country_display(self, obj):
-        return country_name(obj.country, get_language())

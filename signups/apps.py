@@ -2,9 +2,9 @@ from django.apps import AppConfig
 
 
 class SignupsConfig(AppConfig):
-    """Pre-launch renter signups (double opt-in) and provider applications, on the one double opt-in of
-    ``optin``: this app registers with it what is its own (link kind, address holders, purge, the worker's
-    chore)."""
+    """Pre-launch renter signups (double opt-in), on the one double opt-in of ``optin``: this app registers with
+    it what is its own (link kind, address holders, purge, the worker's chore). The public forms' common ground
+    (``forms.py``, ``views.py``) serves the provider application too (``providers``)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "signups"
@@ -14,15 +14,14 @@ class SignupsConfig(AppConfig):
         from optin import consent_records, erasure, outbox, retention, worker
 
         from . import confirmation, mails, rate_limit, waitlist
-        from .models import ProviderApplication, Signup, WaitlistRequest
+        from .models import Signup, WaitlistRequest
         from .retention import LABELS, purge_unconfirmed_signups
         from .signup_actions import signup_action
 
         # A signup's confirmation mail gets its link as it is sent; deleting a signup deletes its mails.
         outbox.register_link_kind("signup", Signup, confirmation.issue_link, mails.CONFIRMATION_MAIL_VERSION)
-        for model in (Signup, ProviderApplication):
-            consent_records.register_evidence_holder(model)
-        for model, admin_history in ((Signup, True), (ProviderApplication, True), (WaitlistRequest, False)):
+        consent_records.register_evidence_holder(Signup)
+        for model, admin_history in ((Signup, True), (WaitlistRequest, False)):
             erasure.register_address_holder(model, admin_history=admin_history)
         retention.register_purge(purge_unconfirmed_signups, LABELS)
         retention.register_purge(rate_limit.purge_ended_windows, rate_limit.PURGE_LABELS)

@@ -1,4 +1,3 @@
-import uuid
 from dataclasses import dataclass
 
 from django import forms
@@ -16,7 +15,6 @@ from core.per_version import PerContentVersion
 from optin import addresses
 from workloads.models import Workload
 
-from .countries import country_choices
 from .models import MAX_SIGNUP_GPU_COUNT, Signup
 from .site_paths import site_path
 
@@ -189,53 +187,3 @@ class RenterSignupForm(PublicForm):
         fields = {field: self.cleaned_data[field] for field in ("email", "currency", "language", "workload")}
         return {**fields, "gpu": self.cleaned_data["gpu"], "gpu_count": self.cleaned_data["count"],
                 "via": self.cleaned_data["via"], "for_business": self.cleaned_data["business"]}
-
-
-class ProviderApplicationForm(PublicForm):
-    consent_text_version = "provider-2"
-
-    company = forms.CharField(label=_("Company"), max_length=200,
-                              widget=forms.TextInput(attrs={"autocomplete": "organization"}))
-    contact_name = forms.CharField(label=_("Contact name"), max_length=200,
-                                   widget=forms.TextInput(attrs={"autocomplete": "name"}))
-    email = AddressField(label=_("Email"), max_length=254,
-                         widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    country = forms.ChoiceField(label=_("Country of the company"),
-                                widget=forms.Select(attrs={"autocomplete": "country"}))
-    gpus = forms.CharField(
-        label=_("GPU models and counts"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("For example: 16 × H100 SXM, 8 × A100 80 GB."),
-    )
-    server_locations = forms.CharField(
-        label=_("Where the servers are"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_("City and country of each data centre."),
-    )
-    message = forms.CharField(label=_("Message (optional)"), max_length=5000, required=False,
-                              widget=forms.Textarea(attrs={"rows": 4}))
-    # Made when the form is shown: the same form sent twice is one application (``providers.py``).
-    submission = forms.CharField(required=False, widget=forms.HiddenInput)
-
-    field_order = [
-        "company", "contact_name", "email", "country", "gpus", "server_locations", "message", "consent",
-    ]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.initial.setdefault("submission", uuid.uuid4())
-        self.fields["country"].choices = [("", gettext("Choose a country")), *country_choices(get_language())]
-        # Not a consent: the basis is the company's own request, before a possible contract (GDPR Art. 6(1)(b)).
-        consent_box(self.fields["consent"], gettext(
-            "I ask EverXCloud to answer this application: the details in this form are used to reply to it and "
-            "to prepare a possible contract with my company."
-        ))
-
-    def clean_submission(self):
-        """A form without a readable key (sent by a script, say) gets a key of its own."""
-        try:
-            return uuid.UUID(self.cleaned_data["submission"])
-        except ValueError:
-            return uuid.uuid4()
-
-    def answers(self):
-        return {field: self.cleaned_data[field] for field in
-                ("company", "contact_name", "email", "country", "gpus", "server_locations", "message")}

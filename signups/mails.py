@@ -44,14 +44,3 @@ def queue_confirmation(signup):
         recipient=signup.email, subject=subject, body=body, language=signup.language,
         confirmation_of=signup, headers=one_click_unsubscribe(unsubscribe),
     )
-
-
-def queue_provider_acknowledgement(application):
-    with translation.override(application.language):
-        body = render_to_string("signups/email/provider_acknowledgement.txt", {
-            "privacy_url": url_in(application.language, "company:privacy"),
-        })
-        subject = gettext("We received your application to the EverXCloud Network")
-    return outbox.queue(
-        recipient=application.email, subject=subject, body=body, language=application.language,
-    )

@@ -132,40 +132,6 @@ class WaitlistRequest(SignupAnswers, ConsentEvidence):
         return self.email
 
 
-class ProviderApplication(ConsentEvidence):
-    """A company asking to sell GPU hours through the EverXCloud Network."""
-
-    class Status(models.TextChoices):
-        NEW = "new", _("new")
-        CONTACTED = "contacted", _("contacted")
-        ACCEPTED = "accepted", _("accepted")
-        DECLINED = "declined", _("declined")
-
-    company = models.CharField(_("company"), max_length=200)
-    contact_name = models.CharField(_("contact name"), max_length=200)
-    email = models.EmailField(_("email"), max_length=254)
-    country = models.CharField(
-        _("country"), max_length=2, help_text=_("ISO 3166 code of the company's country."),
-    )
-    gpus = models.TextField(_("GPU models and counts"), max_length=2000)
-    server_locations = models.TextField(_("where the servers are"), max_length=1000)
-    message = models.TextField(_("message"), max_length=5000, blank=True)
-    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
-    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.NEW)
-    submitted_at = models.DateTimeField(_("submitted"), default=timezone.now)
-    # The form's idempotency key: the same form sent twice (a double click, a retry) is one application.
-    submission = models.UUIDField(null=True, blank=True, unique=True, editable=False)
-    consent_record = consent_record_field()
-
-    class Meta:
-        verbose_name = _("provider application")
-        verbose_name_plural = _("provider applications")
-        ordering = ["-submitted_at"]
-
-    def __str__(self):
-        return f"{self.company} ({self.contact_name})"
-
-
 # ``email__lower=…`` matches the way the unique constraint compares addresses (and uses its index).
-for model in (Signup, WaitlistRequest, ProviderApplication):
+for model in (Signup, WaitlistRequest):
     model._meta.get_field("email").register_lookup(Lower)

@@ -9,6 +9,15 @@ from core.per_version import PerContentVersion
 from core.public_pages import public_pages
 
 MAX_LENGTH = 300
+# The forms' own pages (not in the sitemap), by URL name: a form of an app above registers its own
+# (``register_form_page``).
+_form_view_names = ["signups:signup"]
+
+
+def register_form_page(view_name):
+    """Called from an app's ``AppConfig.ready()``: the page of its form is a page a visitor may come from."""
+    if view_name not in _form_view_names:
+        _form_view_names.append(view_name)
 
 
 @dataclass(frozen=True)
@@ -21,7 +30,7 @@ def load_real_paths(version):
     """Every public page (the sitemap's) and the forms, in every language: a path that merely matches a
     URL pattern (``/es/gpus/invented/``) is no page."""
     paths = {path for page in public_pages() for path in page.values()}
-    for view_name in ("signups:signup", "signups:provider_application"):
+    for view_name in _form_view_names:
         paths.update(urls_by_language(view_name).values())
     return RealPaths(version, frozenset(paths))
 

@@ -10,6 +10,4 @@ urlpatterns = [
     path(_("signup/thanks/"), views.signup_thanks, name="signup_thanks"),
     path(_("signup/confirm/<str:token>/"), views.confirm, name="confirm"),
     path(_("signup/unsubscribe/<uuid:key>/"), views.unsubscribe, name="unsubscribe"),
-    path(_("providers/apply/"), views.provider_application, name="provider_application"),
-    path(_("providers/apply/thanks/"), views.provider_thanks, name="provider_thanks"),
 ]

@@ -1,4 +1,4 @@
-"""The signup and provider forms (never cached: they carry a CSRF token) and their follow-up pages."""
+"""The signup form (the public forms' common view) (never cached: they carry a CSRF token) and their follow-up pages."""
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
@@ -14,8 +14,8 @@ from core.errors import message_context, message_page, too_many_requests
 from core.middleware import allow_methods
 from core.pages import page_context, urls_by_language
 
-from . import confirmation, providers, rate_limit, unsubscribing, waitlist
-from .forms import ProviderApplicationForm, RenterSignupForm
+from . import confirmation, rate_limit, unsubscribing, waitlist
+from .forms import RenterSignupForm
 from .site_paths import referring_path, site_path
 
 
@@ -86,22 +86,7 @@ class SignupView(PublicFormView):
         waitlist.request_to_join(**form.signup_fields(), consent=consent)
 
 
-class ProviderApplicationView(PublicFormView):
-    form_class = ProviderApplicationForm
-    template_name = "signups/provider_form.html"
-    view_name = "signups:provider_application"
-    success_url = reverse_lazy("signups:provider_thanks")
-    title = gettext_lazy("Join the EverXCloud Network")
-    description = gettext_lazy("Companies with GPU servers: apply to sell GPU hours through the EverXCloud "
-                               "spot market.")
-
-    def save(self, form, consent):
-        providers.apply(**form.answers(), submission=form.cleaned_data["submission"], language=get_language(),
-                        consent=consent)
-
-
 signup = SignupView.as_view()
-provider_application = ProviderApplicationView.as_view()
 
 
 @allow_methods("GET", "HEAD")
@@ -115,14 +100,6 @@ def signup_thanks(request):
             "Open the link within %(days)d days to confirm your signup.", days,
         ) % {"days": days},
         _("No email after a few minutes? Look in your spam folder."),
-    ], link={"url": reverse("home"), "label": _("Back to the home page")})
-
-
-@allow_methods("GET", "HEAD")
-def provider_thanks(request):
-    return message_page(request, _("Thank you for your application"), [
-        _("We have received it and sent an acknowledgement to the address you entered. "
-          "We will reply to you personally."),
     ], link={"url": reverse("home"), "label": _("Back to the home page")})
 
 

@@ -24,4 +24,5 @@ class StorefrontConfig(AppConfig):
         register_region("footer", "includes/footer.html", site_footer)
         register_link("home", "home")
         register_link("signup", "signups:signup")
-        register_link("provider_application", "signups:provider_application")
+        register_link("provider_application", "providers:application")
+        register_link("provider_page", "providers:page")

@@ -39,7 +39,8 @@ def signup_data(**overrides):
 def provider_data(**overrides):
     data = {
         "company": "Cómputo Ibérico S.L.", "contact_name": "Marta Ruiz", "email": "marta@computo.example",
-        "country": "ES", "gpus": "16 × H100 SXM, 8 × A100 80 GB", "server_locations": "Madrid, España",
+        "country": "ES", "gpu_1": "h100-sxm", "count_1": "16", "location_1": "Madrid, España",
+        "gpu_2": "other", "name_2": "A100 80 GB", "count_2": "8", "location_2": "Bilbao, España",
         "message": "", "consent": "on",
     }
     data.update(overrides)

@@ -18,7 +18,9 @@ from .localized_urls import url_in
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML_NS = "{http://www.w3.org/1999/xhtml}"
 # Pages that exist in every language, whatever the database holds.
-FIXED_PAGES = ["home", "catalog:gpu_list", "catalog:compare", "estimator:calculator", "open_data:docs"]
+FIXED_PAGES = [
+    "home", "catalog:gpu_list", "catalog:compare", "estimator:calculator", "open_data:docs", "providers:page",
+]
 
 
 def parse_sitemap(body):

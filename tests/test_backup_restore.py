@@ -15,7 +15,8 @@ from django.db import connection
 
 from alerts.models import PriceAlert
 from catalog.models import GPU
-from signups.models import ProviderApplication, Signup
+from providers.models import ProviderApplication
+from signups.models import Signup
 
 from .languages import LANGUAGES
 from .localized_urls import url_in
@@ -65,7 +66,7 @@ def fill_the_database(client):
                                                                     language=language))
     run_mail_worker()  # waiting signups join the waitlist
     for number in range(2):
-        client.post(url_in("es", "signups:provider_application"),
+        client.post(url_in("es", "providers:application"),
                     provider_data(email=f"provider{number}@example.com"))
     for slug, email in (("h100-sxm", "alert0@example.com"), ("b200", "alert1@example.com")):
         client.post(url_in("en", "alerts:price_alert", slug=slug),

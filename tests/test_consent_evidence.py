@@ -21,9 +21,10 @@ from optin import consent_records
 from optin.erasure import erase_person
 from optin.models import ConsentRecord, ErasureLog
 from optin.retention import purge_unconfirmed
+from providers.models import ProviderApplication
 from signups import unsubscribing
 from signups.mails import CONFIRMATION_MAIL_VERSION as SIGNUP_MAIL_VERSION
-from signups.models import ProviderApplication, Signup
+from signups.models import Signup
 
 from .html import assert_page_heading
 from .localized_urls import url_in
@@ -191,7 +192,7 @@ def test_erasure_deletes_the_rows_and_keeps_the_evidence_as_erased(client, launc
     sign_up_and_confirm(client)
     ask(client, "de", email=ADDRESS.upper())
     run_mail_worker()
-    client.post(url_in("de", "signups:provider_application"), provider_data(email=ADDRESS))
+    client.post(url_in("de", "providers:application"), provider_data(email=ADDRESS))
     assert ConsentRecord.objects.count() == 3
     erase_person("ana.lima@example.com", now=WITHDRAWN)
     assert not Signup.objects.exists() and not PriceAlert.objects.exists()
@@ -204,7 +205,7 @@ def test_erasure_deletes_the_rows_and_keeps_the_evidence_as_erased(client, launc
 
 
 def test_a_provider_application_records_its_request(client, launch_content):
-    client.post(url_in("es", "signups:provider_application"), provider_data())
+    client.post(url_in("es", "providers:application"), provider_data())
     application = ProviderApplication.objects.get()
     record = application.consent_record
     assert (record.purpose, record.consent_text_version, record.consent_language) == (
@@ -220,7 +221,7 @@ def test_a_record_a_row_still_points_to_is_never_purged(client, launch_content):
 
 
 @pytest.mark.parametrize("view_name, kwargs", [
-    ("signups:signup", {}), ("signups:provider_application", {}), ("alerts:price_alert", {"slug": "h100-sxm"}),
+    ("signups:signup", {}), ("providers:application", {}), ("alerts:price_alert", {"slug": "h100-sxm"}),
 ])
 @pytest.mark.parametrize("language", ["es", "pt", "de", "en"])
 def test_each_box_names_its_purpose_only_with_the_privacy_policy_linked_beside_it(

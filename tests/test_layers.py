@@ -20,7 +20,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 # fields build on. The chart drawers (charts/, a plain package fed plain data) sit just above core; prices/ (the
 # import and the admin's price edit) just above the catalogue whose models it writes.
 LAYERS = ("number_input", "core", "charts", "company", "optin", "catalog", "prices", "open_data", "estimator",
-          "workloads", "signups", "alerts", "demand", "storefront")
+          "workloads", "signups", "providers", "alerts", "demand", "storefront")
 
 
 def imported_modules(source):

@@ -200,7 +200,7 @@ def test_every_footer_links_both_pages(client, launch_content, language):
     workload = Workload.objects.get(key="llm-training")
     paths = [url_in(language, "home"), workload.get_absolute_url(language)] + [
         url_in(language, view_name)
-        for view_name in ("signups:signup", "signups:provider_application", "company:privacy")
+        for view_name in ("signups:signup", "providers:application", "company:privacy")
     ]
     for path in paths:
         links = Page(client.get(path).content.decode()).links

@@ -24,7 +24,8 @@ from optin import mail_budget, pseudonyms
 from optin.models import Mailbox, MailboxMail, OutboxEmail
 from optin.outbox import send_due
 from optin.retention import purge_unconfirmed
-from signups.models import ProviderApplication, Signup
+from providers.models import ProviderApplication
+from signups.models import Signup
 from signups.waitlist import apply_requests
 
 from .localized_urls import url_in
@@ -50,7 +51,7 @@ def post_signup(client, number, email, language="es"):
 
 
 def post_provider(client, number, email, language="de"):
-    return client.post(url_in(language, "signups:provider_application"), provider_data(
+    return client.post(url_in(language, "providers:application"), provider_data(
         email=email, company=f"Rechenzentrum {number} GmbH", submission=str(uuid.uuid4())), REMOTE_ADDR=ip(number))
 
 
@@ -69,7 +70,7 @@ def test_fifty_addresses_aimed_at_one_mailbox_across_every_form_and_gpu_queue_at
     assert budget == 3  # the production default: three mails a day, whatever asks
     slugs = list(GPU.objects.order_by("slug").values_list("slug", flat=True))
     assert len(slugs) >= 10
-    thanks = {"signup": url_in("es", "signups:signup_thanks"), "provider": url_in("de", "signups:provider_thanks")}
+    thanks = {"signup": url_in("es", "signups:signup_thanks"), "provider": url_in("de", "providers:thanks")}
     forms = Counter()
     for number in range(50):
         email = SPELLINGS[number % len(SPELLINGS)]

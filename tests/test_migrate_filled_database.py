@@ -16,12 +16,13 @@ from alerts.models import PriceAlert
 from company.models import LegalPage
 from optin import outbox, pseudonyms
 from optin.models import ConsentRecord, ErasureLog, Mailbox, MailboxMail, OutboxEmail
-from signups.models import ProviderApplication, Signup, WaitlistRequest
+from providers.models import ProviderApplication
+from signups.models import Signup, WaitlistRequest
 
 # The leaf migrations of the release before the moves; every other app stays at its own leaf.
 BEFORE_MOVES = {"signups": "0008_mail_budget", "company": "0001_operator_record"}
 # Made by the moves: not in the database before them.
-NEW_APPS = {"optin", "alerts"}
+NEW_APPS = {"optin", "alerts", "providers"}
 MOVED = {"legalpage": "company", "pricealert": "alerts", "outboxemail": "optin", "mailbox": "optin",
          "mailboxmail": "optin", "erasurelog": "optin"}
 AT = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)

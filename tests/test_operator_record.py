@@ -152,7 +152,7 @@ def test_the_deploy_check_is_only_a_deploy_check(launch_content):
 def test_mails_carry_the_sender_identity_in_their_language(client, launch_content):
     fill_operator_record()
     client.post(url_in("es", "signups:signup"), signup_data(email="ana@example.com", language="es"))
-    client.post(url_in("de", "signups:provider_application"), provider_data())
+    client.post(url_in("de", "providers:application"), provider_data())
     client.post(url_in("pt", "alerts:price_alert", slug="h100-sxm"),
                 {"email": "rui@example.com", "target": "2,50", "consent": "on"})
     run_mail_worker()

@@ -75,7 +75,7 @@ def test_production_starts_with_a_complete_record_and_serves_no_placeholder(live
             paths = {urlsplit(page).path for page in sitemap}
             paths |= {url_in(language, name) for language in LANGUAGES
                       for name in ("company:privacy", "company:legal_notice", "signups:signup",
-                                   "signups:provider_application")}
+                                   "providers:application")}
             assert len(paths) > 20
             markers = []
             for language in LANGUAGES:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from company.models import LegalPage
 from optin.models import OutboxEmail
-from signups.models import ProviderApplication
+from providers.models import ProviderApplication
 
 from .html import Page
 from .localized_urls import url_in
@@ -26,7 +26,7 @@ from .signup_helpers import provider_data, run_mail_worker
 
 def submission_key(client, language="es"):
     """The idempotency key of a freshly shown form."""
-    body = client.get(url_in(language, "signups:provider_application")).content.decode()
+    body = client.get(url_in(language, "providers:application")).content.decode()
     return re.search(r'name="submission" value="([^"]+)"', body).group(1)
 
 
@@ -35,7 +35,7 @@ def post_application(client):
     """Show the form (a fresh submission key), post it, and let the mail worker send the acknowledgement."""
     def post(page_language="es", **data):
         data.setdefault("submission", submission_key(client, page_language))
-        response = client.post(url_in(page_language, "signups:provider_application"), provider_data(**data))
+        response = client.post(url_in(page_language, "providers:application"), provider_data(**data))
         run_mail_worker()
         return response
     return post
@@ -44,7 +44,7 @@ def post_application(client):
 @pytest.mark.parametrize("language, germany", [("es", "Alemania"), ("pt", "Alemanha"), ("de", "Deutschland"),
                                                ("en", "Germany")])
 def test_form_in_each_language_with_countries_named_in_it(client, launch_content, language, germany):
-    response = client.get(url_in(language, "signups:provider_application"))
+    response = client.get(url_in(language, "providers:application"))
     assert response.status_code == 200 and "no-store" in response["Cache-Control"]
     body = response.content.decode()
     page = Page(body)
@@ -63,12 +63,15 @@ def test_an_application_is_stored_with_status_new_and_acknowledged_in_the_visito
         post_application, launch_content):
     response = post_application("pt", email="ana@dados.example", country="BR", message="Temos 3 centros.")
     assert response.status_code == 303
-    assert response["Location"] == url_in("pt", "signups:provider_thanks")
+    assert response["Location"] == url_in("pt", "providers:thanks")
     application = ProviderApplication.objects.get()
     assert application.status == ProviderApplication.Status.NEW
     assert application.company == "Cómputo Ibérico S.L."
     assert (application.country, application.language) == ("BR", "pt")
-    assert application.gpus == "16 × H100 SXM, 8 × A100 80 GB"
+    assert (application.gpus, application.server_locations) == ("", "")
+    assert [(row.gpu.slug if row.gpu else None, row.name, row.count, row.location)
+            for row in application.offered_gpus.all()] == [
+        ("h100-sxm", "H100 SXM", 16, "Madrid, España"), (None, "A100 80 GB", 8, "Bilbao, España")]
     assert application.consent_text_version == "provider-2" and application.consent_language == "pt"
     assert application.privacy_policy_version == LegalPage.objects.get(key=LegalPage.Key.PRIVACY).version
     [message] = mail.outbox
@@ -119,7 +122,7 @@ def test_a_double_click_sends_the_form_twice_at_once_and_stores_it_once(transact
         browser.handler = first.handler
         try:
             start.wait()
-            return browser.post(url_in("es", "signups:provider_application"),
+            return browser.post(url_in("es", "providers:application"),
                                 provider_data(submission=key)).status_code
         finally:
             connections.close_all()
@@ -130,8 +133,9 @@ def test_a_double_click_sends_the_form_twice_at_once_and_stores_it_once(transact
 
 
 @pytest.mark.parametrize("field, value", [
-    ("country", "XX"), ("country", "EU"), ("email", "nope"), ("consent", None), ("company", ""), ("gpus", ""),
-    ("gpus", "x" * 2001), ("company", "x" * 201),
+    ("country", "XX"), ("country", "EU"), ("email", "nope"), ("consent", None), ("company", ""), ("company", "x" * 201),
+    ("gpu_1", "invented-gpu"), ("count_1", "0"), ("count_1", "1,5"), ("count_1", "100001"), ("location_1", ""),
+    ("name_2", ""), ("name_2", "x" * 81),
 ])
 def test_invalid_answers_get_a_form_error(post_application, launch_content, field, value):
     response = post_application("de", **{field: value})
@@ -142,7 +146,7 @@ def test_invalid_answers_get_a_form_error(post_application, launch_content, fiel
 
 def test_a_filled_honeypot_gets_the_thank_you_page_and_stores_nothing(post_application, launch_content):
     response = post_application(website="spam")
-    assert response.status_code == 303 and response["Location"] == url_in("es", "signups:provider_thanks")
+    assert response.status_code == 303 and response["Location"] == url_in("es", "providers:thanks")
     assert not ProviderApplication.objects.exists() and not mail.outbox
 
 
@@ -152,7 +156,7 @@ def test_the_admin_lists_applications_with_their_status_and_changes_it(client, p
     post_application(company="Nuvem Lusa Lda", country="PT")
     user = get_user_model().objects.create_superuser("admin", "admin@example.com", "a-long-test-password")
     client.force_login(user)
-    url = reverse("admin:signups_providerapplication_changelist")
+    url = reverse("admin:providers_providerapplication_changelist")
     body = client.get(url).content.decode()
     assert "Rechenzentrum Nord GmbH" in body and "Nuvem Lusa Lda" in body
     for status in ("new", "contacted", "accepted", "declined"):

@@ -348,7 +348,7 @@ def test_calls_to_action_link_to_both_forms_in_the_visitors_language(client, lau
     for path in (url_in(language, "home"), workload.get_absolute_url(language)):
         page = Page(client.get(path).content.decode())
         assert f"{url_in(language, 'signups:signup')}?from={path}" in page.links, path
-        assert f"{url_in(language, 'signups:provider_application')}?from={path}" in page.links, path
+        assert f"{url_in(language, 'providers:application')}?from={path}" in page.links, path
         # The header's "Create your account" goes to the form.
         assert url_in(language, "signups:signup") in page.links
 

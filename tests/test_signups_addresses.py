@@ -14,7 +14,8 @@ from optin import addresses, pseudonyms
 from optin.erasure import erase_person
 from optin.models import ErasureLog, OutboxEmail
 from optin.tokens import new_token, token_hash
-from signups.models import ProviderApplication, Signup, WaitlistRequest
+from providers.models import ProviderApplication
+from signups.models import Signup, WaitlistRequest
 
 from .languages import LANGUAGES
 from .localized_urls import url_in
@@ -40,7 +41,7 @@ def test_erasing_one_spelling_erases_the_mailbox(client, launch_content):
     client.post(url_in("de", "signups:signup"), signup_data(email=SPELLINGS[0]))
     run_mail_worker()
     client.post(url_in("de", "signups:signup"), signup_data(email=SPELLINGS[1]))  # waiting for the worker
-    client.post(url_in("de", "signups:provider_application"), provider_data(email=SPELLINGS[3]))
+    client.post(url_in("de", "providers:application"), provider_data(email=SPELLINGS[3]))
     erase_person("IDN@BÜCHER.example")
     assert not Signup.objects.exists() and not WaitlistRequest.objects.exists()
     assert not ProviderApplication.objects.exists() and not OutboxEmail.objects.exists()
@@ -48,7 +49,7 @@ def test_erasing_one_spelling_erases_the_mailbox(client, launch_content):
 
 
 def test_the_provider_form_stores_the_normalized_address(client, launch_content):
-    client.post(url_in("pt", "signups:provider_application"), provider_data(email="Marta@CÓMPUTO.example"))
+    client.post(url_in("pt", "providers:application"), provider_data(email="Marta@CÓMPUTO.example"))
     assert ProviderApplication.objects.get().email == "Marta@xn--cmputo-bxa.example"
 
 
@@ -68,7 +69,7 @@ def test_the_provider_form_stores_the_normalized_address(client, launch_content)
     ("İ@example.com", addresses.LOCAL_PART_MESSAGE),
     ("ı@example.com", addresses.LOCAL_PART_MESSAGE),  # dotless i, which Django's own check lets through
 ])
-@pytest.mark.parametrize("view_name", ["signups:signup", "signups:provider_application"])
+@pytest.mark.parametrize("view_name", ["signups:signup", "providers:application"])
 def test_addresses_we_cannot_mail_are_refused_with_a_clear_message(client, launch_content, address, message,
                                                                    view_name):
     data = signup_data(email=address) if view_name == "signups:signup" else provider_data(email=address)

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from optin import pseudonyms
 from optin.models import ErasureLog, OutboxEmail
-from signups.models import ProviderApplication, Signup
+from providers.models import ProviderApplication
+from signups.models import Signup
 from workloads.models import Workload
 
 CONSENT = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
@@ -119,7 +120,7 @@ def test_provider_applications_are_erased_from_their_own_list_too(admin_client_l
     application = ProviderApplication.objects.create(
         company="Rechenzentrum Nord", contact_name="Jonas", email="jonas@example.com", country="DE",
         gpus="4 × B200", server_locations="Hamburg", language="de", **CONSENT)
-    admin_client_logged_in.post(reverse("admin:signups_providerapplication_changelist"), {
+    admin_client_logged_in.post(reverse("admin:providers_providerapplication_changelist"), {
         "action": "erase_personal_data", "_selected_action": [application.pk], "confirm": "yes"})
     assert not ProviderApplication.objects.exists() and ErasureLog.objects.count() == 1
 

@@ -12,7 +12,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from optin.models import OutboxEmail
-from signups.models import ProviderApplication, Signup, WaitlistRequest
+from providers.models import ProviderApplication
+from signups.models import Signup, WaitlistRequest
 
 from .html import Page, assert_page_heading
 from .languages import LANGUAGES
@@ -83,7 +84,7 @@ def test_a_form_with_its_csrf_token_passes(launch_content):
     assert response.status_code == 303 and WaitlistRequest.objects.count() == 1
 
 
-@pytest.mark.parametrize("view_name", ["signups:signup", "signups:provider_application"])
+@pytest.mark.parametrize("view_name", ["signups:signup", "providers:application"])
 def test_a_ten_megabyte_body_gets_a_localized_400_page(launch_content, view_name):
     browser = Client(enforce_csrf_checks=True)
     browser.get(url_in("de", view_name))  # the CSRF cookie, as a browser holds it
@@ -96,7 +97,7 @@ def test_a_ten_megabyte_body_gets_a_localized_400_page(launch_content, view_name
 
 @pytest.mark.parametrize("method", ["put", "patch", "delete"])
 @pytest.mark.parametrize("view_name", [
-    "signups:signup", "signups:provider_application", "signups:signup_thanks", "company:privacy",
+    "signups:signup", "providers:application", "signups:signup_thanks", "company:privacy",
 ])
 def test_a_wrong_method_gets_a_localized_405_page(client, launch_content, method, view_name):
     response = getattr(client, method)(url_in("es", view_name))
@@ -125,8 +126,8 @@ def test_too_many_submissions_from_one_address_get_a_localized_429(client, launc
 
 def test_the_provider_form_is_rate_limited_too(client, launch_content, settings):
     settings.SIGNUP_RATE_LIMIT = 1
-    assert client.post(url_in("en", "signups:provider_application"), provider_data()).status_code == 303
-    assert client.post(url_in("en", "signups:provider_application"), provider_data()).status_code == 429
+    assert client.post(url_in("en", "providers:application"), provider_data()).status_code == 303
+    assert client.post(url_in("en", "providers:application"), provider_data()).status_code == 429
     assert ProviderApplication.objects.count() == 1
 
 

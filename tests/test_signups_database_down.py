@@ -9,7 +9,8 @@ from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.utils import CursorWrapper
 
 from optin.models import OutboxEmail
-from signups.models import ProviderApplication, Signup
+from providers.models import ProviderApplication
+from signups.models import Signup
 
 from .html import assert_page_heading
 from .localized_urls import url_in
@@ -44,7 +45,7 @@ def test_a_signup_with_the_database_down_gets_a_503_not_a_thank_you(client, laun
     assert not Signup.objects.exists()
 
 
-@pytest.mark.parametrize("view_name", ["signups:signup", "signups:provider_application", "home"])
+@pytest.mark.parametrize("view_name", ["signups:signup", "providers:application", "home"])
 def test_pages_with_the_database_down_get_the_503_page(client, launch_content, view_name):
     with database_down():
         response = client.get(url_in("pt", view_name))
@@ -57,7 +58,7 @@ def test_a_failed_commit_gets_a_503_and_leaves_neither_row_nor_mail(client, live
     connection = connections["default"]
     failing_commit = OperationalError("server closed the connection")
     with mock.patch.object(connection, "commit", side_effect=failing_commit):
-        response = client.post(url_in("es", "signups:provider_application"), provider_data())
+        response = client.post(url_in("es", "providers:application"), provider_data())
     assert_unavailable_page(response, "es")
     assert not ProviderApplication.objects.exists() and not OutboxEmail.objects.exists()
     assert mail.outbox == []

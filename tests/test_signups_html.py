@@ -12,9 +12,9 @@ pytestmark = pytest.mark.quality
 def test_forms_follow_up_and_error_pages_are_valid_html(client, launch_content, tmp_path):
     responses = {
         "signup form": client.get(url_in("es", "signups:signup")),
-        "provider form": client.get(url_in("pt", "signups:provider_application")),
+        "provider form": client.get(url_in("pt", "providers:application")),
         "signup form with errors": client.post(url_in("de", "signups:signup"), {"email": "bad"}),
-        "provider form with errors": client.post(url_in("en", "signups:provider_application"),
+        "provider form with errors": client.post(url_in("en", "providers:application"),
                                                  {"email": "bad"}),
         "thanks": client.get(url_in("es", "signups:signup_thanks")),
         "price alert form": client.get(url_in("de", "alerts:price_alert", slug="h100-sxm")),

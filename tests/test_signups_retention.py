@@ -28,8 +28,9 @@ from optin.erasure import erase_person, erasures_of
 from optin.management.commands import send_outbox
 from optin.models import ConsentRecord, ErasureLog, OutboxEmail
 from optin.retention import purge_unconfirmed
+from providers.models import ProviderApplication
 from signups import rate_limit
-from signups.models import ProviderApplication, Signup, WaitlistRequest
+from signups.models import Signup, WaitlistRequest
 
 from . import servers
 from .localized_urls import url_in
@@ -79,7 +80,7 @@ def test_consent_evidence_applications_and_erasures_are_never_purged(client, lau
     confirmed = sign_up(client, "confirmed@example.com", confirm=True)
     left = sign_up(client, "left@example.com")
     client.post(reverse("signups:unsubscribe", kwargs={"key": left.unsubscribe_key}))
-    client.post(url_in("es", "signups:provider_application"), provider_data())
+    client.post(url_in("es", "providers:application"), provider_data())
     erase_person("gone@example.com")
     sign_up(client, "pending@example.com")
 

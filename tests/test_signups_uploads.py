@@ -13,7 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from optin.models import OutboxEmail
-from signups.models import ProviderApplication, Signup, WaitlistRequest
+from providers.models import ProviderApplication
+from signups.models import Signup, WaitlistRequest
 
 from .html import assert_page_heading
 from .localized_urls import url_in
@@ -29,7 +30,7 @@ def assert_nothing_stored():
 
 
 @pytest.mark.parametrize("view_name, data", [
-    ("signups:signup", signup_data()), ("signups:provider_application", provider_data()),
+    ("signups:signup", signup_data()), ("providers:application", provider_data()),
 ])
 def test_a_file_sent_to_a_form_gets_a_localized_400_and_nothing_is_kept(client, launch_content, settings,
                                                                        tmp_path, view_name, data):

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "estimator",
     "workloads",
     "signups",
+    "providers",
     "alerts",
     "demand",
     "storefront",

@@ -12,7 +12,10 @@ from workloads.snapshot import workload_content
 register = template.Library()
 
 # Pages whose first screen carries the primary action beside a price: on a phone the header leaves it to them.
-PAGES_WITH_OWN_ACTION = ("home", "catalog:gpu_detail", "catalog:gpu_list", "workload", "signups:signup")
+PAGES_WITH_OWN_ACTION = ("home", "catalog:gpu_detail", "catalog:gpu_list", "workload", "signups:signup",
+                         "providers:application")
+# Pages for providers: the header's action is the application, where other pages offer the renter's signup.
+PROVIDER_PAGES = ("providers:page", "providers:application", "providers:thanks")
 
 
 def workload_links_for(request):
@@ -34,6 +37,7 @@ def site_header(context):
         "workloads_current": any(link["is_current"] for link in workload_links),
         "current_view": here,
         "pages_with_own_action": PAGES_WITH_OWN_ACTION,
+        "for_providers": here in PROVIDER_PAGES,
         "alternates": context.get("alternates") or [],
     }
 

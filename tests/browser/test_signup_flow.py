@@ -71,7 +71,7 @@ def test_sign_up_in_spanish_and_confirm_with_the_link_from_the_mail(
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is installed by `make test` (npm ci)")
-@pytest.mark.parametrize("view_name", ["signups:signup", "signups:provider_application"])
+@pytest.mark.parametrize("view_name", ["signups:signup", "providers:application"])
 def test_the_forms_pass_axe_empty_and_with_errors(live_server, live_launch_content, browser, view_name):
     context = axe_context(browser)
     page = context.new_page()

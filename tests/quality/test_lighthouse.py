@@ -41,6 +41,9 @@ def test_lighthouse_finds_nothing_that_host_load_does_not_explain(production_ser
                                                         "tokens": "15000", "cluster": "4096"}),
         "inference": url_in("es", "estimator:calculator", {"answer": "inference", "size": "70",
                                                          "method": "weights_8bit", "batch": "16"}),
+        # The provider page's answer: every figure of the estimate, and the offers' table.
+        "provider": url_in("pt", "providers:page", {"gpu": "b200", "count": "16", "utilization": "80",
+                                                   "electricity": "0.2", "pue": "1.2"}),
     }
     urls = {name: production_server + path for name, path in pages.items()}
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from optin import consent_records, mail_budget
 
 from . import mails
-from .models import ProviderApplication
+from .models import OfferedGPU, ProviderApplication
 
 RESUBMIT_WINDOW = timedelta(days=1)
 
@@ -28,8 +28,9 @@ def is_repeat(*, submission, email, company):
 
 
 @transaction.atomic
-def apply(*, submission, consent, language, **answers):
-    """The stored application, or None when it repeats one already stored."""
+def apply(*, submission, consent, language, offered, **answers):
+    """The stored application with its GPU rows (``offered``: dicts of gpu, name, count, location), or None when
+    it repeats one already stored."""
     mailbox = mail_budget.lock(answers["email"])
     if is_repeat(submission=submission, email=answers["email"], company=answers["company"]):
         return None
@@ -41,8 +42,10 @@ def apply(*, submission, consent, language, **answers):
                                                      email=answers["email"], consent=consent,
                                                      asked_at=timezone.now()),
             )
+            OfferedGPU.objects.bulk_create(OfferedGPU(application=application, order=order, **row)
+                                           for order, row in enumerate(offered))
     except IntegrityError:  # the same form, sent twice at once: the other request stored it
         return None
     if mail_budget.spend(mailbox):
-        mails.queue_provider_acknowledgement(application)
+        mails.queue_acknowledgement(application)
     return application

@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+
+
+class ProvidersConfig(AppConfig):
+    """The supply side: the provider page (earnings at today's best offers, what qualifies, onboarding, terms) and
+    the applications with their GPU rows, on the public forms' common ground of ``signups`` and the double opt-in
+    of ``optin``, with which it registers what is its own."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "providers"
+    # Page content (core.content_models): a change bumps the content version; editors may change it.
+    content_models = ("ProviderPageText",)
+
+    def ready(self):
+        from core.public_pages import register
+        from optin import consent_records, erasure
+        from signups.site_paths import register_form_page
+
+        from .models import ProviderApplication
+        from .public_pages import provider_pages
+
+        register(provider_pages)
+        register_form_page("providers:application")
+        consent_records.register_evidence_holder(ProviderApplication)
+        erasure.register_address_holder(ProviderApplication, admin_history=True)

@@ -1,0 +1,8 @@
+from modeltranslation.translator import TranslationOptions, register
+
+from .models import ProviderPageText
+
+
+@register(ProviderPageText)
+class ProviderPageTextTranslationOptions(TranslationOptions):
+    fields = ("heading", "body")
