@@ -71,7 +71,8 @@ def test_a_label_in_a_crowd_moves_away_with_a_leader():
 
 def log_items(count):
     # A grid of configurations, as the estimator plots them: time against cost, both above zero.
-    return [(f"GPU {n}", Fraction(10 + (n % 7) * 13), Fraction(1000 + (n // 7) * 170 + (n % 3) * 40)) for n in range(count)]
+    return [(f"GPU {n}", Fraction(10 + (n % 7) * 13), Fraction(1000 + (n // 7) * 170 + (n % 3) * 40))
+            for n in range(count)]
 
 
 @settings(max_examples=60, deadline=None)
@@ -80,7 +81,7 @@ def test_the_estimators_labels_cover_no_mark_and_no_other_label(count, data):
     items = log_items(count)
     highlighted = {data.draw(st.integers(0, count - 1)): "Cheapest: H100 SXM × 64",
                    data.draw(st.integers(0, count - 1)): "Fastest: B200 × 64"}
-    ladder = [(Fraction(10) ** power, f"1e{power}") for power in range(0, 6)]
+    ladder = [(Fraction(10) ** power, f"1e{power}") for power in range(6)]
     layout = cost_chart(items, highlighted, "Time", "Cost", ladder, ladder, str, str)
     marks = [mark_box(point) for point in layout.points]
     assert_clear(list(layout.labels), marks, layout.plot)
