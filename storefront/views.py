@@ -1,9 +1,8 @@
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-
-from django.urls import reverse
 
 from catalog.specs import spec_text
 from company.company_line import company_line
