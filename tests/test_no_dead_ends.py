@@ -65,3 +65,22 @@ def test_without_a_gpu_the_confirmed_page_offers_alerts_for_the_two_cheapest(cli
         hrefs = [href for href, _label in next_steps(response)]
         assert hrefs == [*(url_in("en", "alerts:price_alert", slug=gpu.slug) for gpu in cheapest),
                          url_in("en", "estimator:calculator")]
+
+
+def test_the_alert_page_says_its_step_and_its_confirmed_page_offers_the_launch_list(client, launch_content):
+    from alerts.models import PriceAlert
+
+    from .signup_helpers import path_of
+
+    page = parse(client.get(url_in("de", "alerts:price_alert", slug="h100-sxm")).content.decode())
+    with translation.override("de"):
+        assert page.find("p", class_="eyebrow").squashed_text == gettext("Price alert, step 2 of 2")
+    client.post(url_in("en", "alerts:price_alert", slug="h100-sxm"),
+                {"email": "rita@example.com", "target": "2.00", "consent": "on"})
+    run_mail_worker()
+    link = next(path_of(url) for url in mail.outbox[-1].body.split() if "/alerts/confirm/" in url)
+    response = client.post(link)
+    assert PriceAlert.objects.get().confirmed_at is not None
+    hrefs = [href for href, _label in next_steps(response)]
+    assert hrefs == [GPU.objects.get(slug="h100-sxm").get_absolute_url("en"),
+                     url_in("en", "signups:signup") + "?gpu=h100-sxm"]
