@@ -14,6 +14,7 @@ class AlertsConfig(AppConfig):
     def ready(self):
         from catalog import gpu_page_panels
         from catalog.price_events import price_changed
+        from core.site_parts import register_link
         from optin import consent_records, erasure, outbox, retention, worker
         from signups.log_redaction import SAMPLE_KEY, SAMPLE_TOKEN, register_secret_path_view
 
@@ -37,5 +38,7 @@ class AlertsConfig(AppConfig):
         # A panel on each GPU's page, a link in each priced calculator row, and the mails a new price sends (in
         # the transaction that saves it).
         gpu_page_panels.register_panel(price_alert_panel)
+        # The pages that end the signup flow offer an alert (``signups.views``, a layer below).
+        register_link("price_alert", "alerts:price_alert")
         gpu_page_panels.register_row_link(price_alert_row_link)
         price_changed.connect(on_price_changed, dispatch_uid="price-alerts")

@@ -12,6 +12,7 @@ from core.formatting import format_usd
 from core.middleware import allow_methods
 from core.pages import urls_by_language
 from optin.confirmation import VALID_FOR, LinkState
+from signups.models import Signup
 from signups.views import PublicFormView, home_link, link_page
 
 from . import confirmation, lapse, price_alerts
@@ -94,6 +95,15 @@ def gpu_link(gpu):
     return {"url": gpu.get_absolute_url(), "label": _("Back to the %(gpu)s") % {"gpu": gpu.name}}
 
 
+def next_steps_after(alert):
+    """Where a confirmed alert's page leads on: back to its GPU, and the launch list unless the address is on it."""
+    steps = [gpu_link(alert.gpu)]
+    if not Signup.objects.filter(email__iexact=alert.email, confirmed_at__isnull=False).exists():
+        steps.append({"url": f"{reverse('signups:signup')}?gpu={alert.gpu.slug}", "label": _("Create your account"),
+                      "note": _("Join the launch list: we email you when the spot market opens.")})
+    return steps
+
+
 def ask_again_link(gpu):
     """Where an ended or expired link sends its visitor: the alert form of its GPU."""
     return {"url": reverse("alerts:price_alert", kwargs={"slug": gpu.slug}), "label": _("Ask for the alert again")}
@@ -128,16 +138,16 @@ def confirmation_page(request, state, alert, others=()):
                 _("The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we are emailing "
                   "you now, and again once it has gone back above your target and come down to it again.")
                 % alert_text(alert), *also,
-            ], link=gpu_link(alert.gpu))
+            ], next_steps=next_steps_after(alert))
         return link_page(request, _("Your price alert is on"), [
             _("We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour. "
               "Every email has a link to delete the alert.") % alert_text(alert), *also,
-        ], link=gpu_link(alert.gpu))
+        ], next_steps=next_steps_after(alert))
     if state is LinkState.USED:
         return link_page(request, _("Your price alert is already on"), [
             _("This link has been used already, so there is nothing more to do. We will email you when the "
               "best price of the %(gpu)s is at or below %(target)s per GPU-hour.") % alert_text(alert),
-        ], link=gpu_link(alert.gpu))
+        ], next_steps=next_steps_after(alert))
     if state is LinkState.EXPIRED:
         days = VALID_FOR.days
         return link_page(request, _("This link is no longer valid"), [

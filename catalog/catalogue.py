@@ -123,18 +123,27 @@ def spec_column(sort, spec):
     return (sort, spec_label(spec), lambda gpu: spec_text_with_derived(gpu, spec))
 
 
-def catalogue_columns():
+def catalogue_columns(shows_changes=True):
     """The table's columns after the GPU's name: (the order it sorts by, or the orders its heading switches
-    between, or None; heading; cell text)."""
-    return [
+    between, or None; heading; cell text). The 7-day change comes last, and only ``shows_changes``: a column
+    that says "no earlier price" on every row says nothing."""
+    columns = [
         spec_column("memory", "memory_gb"),
         spec_column(None, "memory_type"),
         spec_column("bandwidth", "bandwidth_gbs"),
         spec_column("bf16", "bf16_dense_tflops"),
         spec_column("price", "price_usd_per_hour"),
         ("price-per-gb", _("Price per GB of memory per hour"), price_per_gb_text),
-        (("change-7d", "change-7d-rise"), _("Price change over 7 days"), change_text),
     ]
+    if shows_changes:
+        columns.append((("change-7d", "change-7d-rise"), _("Price change over 7 days"), change_text))
+    return columns
+
+
+def any_change(priced):
+    """Whether any GPU's price moved over ``CHANGE_DAYS`` days: before launch none has an earlier price, and a
+    week after it every launch price is its own earlier price ("no change" on every row says nothing either)."""
+    return any(gpu.change_7d for gpu in priced.gpus)
 
 
 class CatalogueRow(NamedTuple):
@@ -159,7 +168,8 @@ def catalogue_table(priced, gpus, sort, filters):
     change or an import changes (both move the content version), and its price change over 7 days: it is rendered
     once per content version, language and price change, and kept (``core.remembered_markup``), whatever the
     filters and order."""
-    columns = catalogue_columns()
+    shows_changes = any_change(priced)
+    columns = catalogue_columns(shows_changes)
     headings = []
     for keys, label, _text in columns:
         orders = (keys,) if isinstance(keys, str) else keys or ()
@@ -170,6 +180,6 @@ def catalogue_table(priced, gpus, sort, filters):
             "sorted": SORTS[sort][2] if sort in orders else None,
         })
     version, language = priced.version, get_language()
-    rows = [remembered(("catalogue-row", version, language, gpu.pk, gpu.change_7d),
+    rows = [remembered(("catalogue-row", version, language, gpu.pk, gpu.change_7d, shows_changes),
                        lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
     return headings, rows

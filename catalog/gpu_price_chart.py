@@ -85,18 +85,21 @@ def price_rows(steps, history):
 
 def price_history_section(gpu, history):
     """The section of ``gpu``'s page for ``history`` (its last ``HISTORY_DAYS`` days, ending now)."""
-    changes = tuple(change_text(change, history) for change in price_changes(history, gpu.price_usd_per_hour))
     steps = history.levels()
+    # Until a second price is known there is nothing to compare or draw: one honest line, no change figures.
     if not steps:
         return PriceHistorySection(None, _("No price has been recorded for this GPU in the last %(days)s days.") % {
-            "days": HISTORY_DAYS}, changes)
+            "days": HISTORY_DAYS}, ())
     if len(steps) == 1 and history.before is None:
         moment, price = steps[0]
         # The launch price is dated by the launch data's day, without a time of its own.
-        launch = gpu.price_source == PriceSource.LAUNCH and moment == gpu.price_updated_at
+        if gpu.price_source == PriceSource.LAUNCH and moment == gpu.price_updated_at:
+            return PriceHistorySection(None, _(
+                "The price history starts at launch: %(price)s is the launch price of %(date)s.") % {
+                "price": price_text(price), "date": format_long_date(launch_date(moment))}, ())
         return PriceHistorySection(None, _("Only one price is known so far: %(price)s since %(time)s.") % {
-            "price": price_text(price),
-            "time": format_long_date(launch_date(moment)) if launch else format_date_time(moment)}, changes)
+            "price": price_text(price), "time": format_date_time(moment)}, ())
+    changes = tuple(change_text(change, history) for change in price_changes(history, gpu.price_usd_per_hour))
     daily = len(steps) > MAX_STEPS
     if daily:
         steps = daily_closing(steps)

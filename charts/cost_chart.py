@@ -1,6 +1,7 @@
 """Geometry of the estimator's chart: cost (vertical) against time (horizontal), both on logarithmic axes
 (a training run takes hours on a cluster and years on one GPU), one mark per configuration, and direct labels
-for the marks the caller names (the cheapest and the fastest), placed beside their marks over no other mark.
+for the marks the caller names (the cheapest and the fastest), placed beside their marks over no other mark or
+label, or moved away with a leader line where the marks crowd (``labels.py``).
 
 Pure Python (no Django): the caller formats the tick labels in its language. Values are exact (a float is
 refused); positions are whole SVG user units, so templates print them the same in every language. Built from
@@ -11,17 +12,15 @@ from itertools import pairwise
 
 from core.exact_numbers import exact
 
+from .labels import Box, extent_of, place_free
 from .scatter_chart import (
     POINT_RADIUS,
     TICK_GAP,
     TICK_LABEL_GAP,
     TITLE_GAP,
     X_TICK_GAP,
-    Box,
-    Label,
     Point,
     Tick,
-    label_options,
     mark_box,
 )
 from .text import (
@@ -158,15 +157,10 @@ def cost_chart(items, highlighted, x_title, y_title, x_ladder, y_ladder, format_
         for (name, _x, _y), x, y in zip(items, xs, ys, strict=True)
     )
     marks = [mark_box(point) for point in points]
-    labels = []
-    for index, text in highlighted.items():
-        point = points[index]
-        named = [Point(text, point.x_value, point.y_value, point.x, point.y)]
-        # Beside the mark over no other mark if possible; in a crowd, over other marks (the label has a halo).
-        options = label_options(named, marks, plot) + label_options(named, [mark_box(point)], plot)
-        free = next((label for label in options if not any(label.box.overlaps(other.box) for other in labels)), None)
-        if free is not None:
-            labels.append(Label(free.text, (point.name,), free.x, free.y, free.anchor, free.box))
+    # Beside the mark over no other mark or label; in a crowd, moved away with a leader (``labels.py``).
+    requests = [(text, (points[index].name,), text_width(text, FONT_SIZE), extent_of([marks[index]]))
+                for index, text in highlighted.items()]
+    labels = [label for label in place_free(requests, marks, plot) if label is not None]
 
     centre = (plot.left + plot.right) // 2
     x_title_lines = wrap(x_title, FONT_SIZE, 2 * min(centre - PADDING, WIDTH - PADDING - centre))

@@ -13,6 +13,7 @@ from itertools import pairwise
 
 from core.exact_numbers import exact
 
+from .labels import Box, Label, candidate_places, extent_of, place_free, text_box
 from .text import (
     ASCENT_UNITS,
     DESCENT_UNITS,
@@ -28,7 +29,6 @@ from .text import (
 
 PLOT_HEIGHT = 400
 POINT_RADIUS = 7
-LABEL_GAP = 3  # between a mark and its name
 TICK_GAP = 8  # between the vertical axis and its tick labels
 X_TICK_GAP = 12  # between the horizontal axis and the top of its tick labels, clear of the lowest y label
 TICK_LABEL_GAP = 16  # least room between two tick labels side by side
@@ -38,22 +38,6 @@ X_MAX_INTERVALS, Y_MAX_INTERVALS = 5, 6
 NICE_DIGITS = (1, 2, 5)
 NAME_SEPARATOR = ", "  # between the names of marks that share a label
 SEARCH_BUDGET = 5000  # steps of the search for places for the labels: a bound on the time it takes
-
-
-@dataclass(frozen=True)
-class Box:
-    left: int
-    top: int
-    right: int
-    bottom: int
-
-    def overlaps(self, other):
-        return (self.left < other.right and other.left < self.right
-                and self.top < other.bottom and other.top < self.bottom)
-
-    def inside(self, other):
-        return (other.left <= self.left and self.right <= other.right
-                and other.top <= self.top and self.bottom <= other.bottom)
 
 
 @dataclass(frozen=True)
@@ -73,16 +57,6 @@ class Point:
     y_value: Fraction
     x: int
     y: int
-
-
-@dataclass(frozen=True)
-class Label:
-    text: str
-    names: tuple  # the names of the marks it labels
-    x: int
-    y: int  # baseline
-    anchor: str  # SVG text-anchor: start, middle or end
-    box: Box
 
 
 @dataclass(frozen=True)
@@ -168,38 +142,12 @@ def overlapping_groups(points):
     return sorted(ordered, key=lambda group: (group[0].x, group[0].y))
 
 
-def candidate_places(extent, width, plot):
-    """Where a label ``width`` wide may go beside marks covering ``extent``: right, left, above, below (moved
-    sideways to stay over the plot), then half a line higher or lower at the right and at the left, then
-    the four corners; as (x, baseline, anchor)."""
-    x, y = (extent.left + extent.right) // 2, (extent.top + extent.bottom) // 2
-    right, left = extent.right + LABEL_GAP, extent.left - LABEL_GAP
-    middle = y + MIDDLE_BASELINE
-    above, below = extent.top - LABEL_GAP - DESCENT_UNITS, extent.bottom + LABEL_GAP + ASCENT_UNITS
-    half = (width + 1) // 2
-    centred = min(max(x, plot.left + half), plot.right - half)
-    nudge = LINE_HEIGHT // 2
-    return [
-        (right, middle, "start"), (left, middle, "end"), (centred, above, "middle"), (centred, below, "middle"),
-        (right, middle - nudge, "start"), (right, middle + nudge, "start"),
-        (left, middle - nudge, "end"), (left, middle + nudge, "end"),
-        (x, above, "start"), (x, above, "end"), (x, below, "start"), (x, below, "end"),
-    ]
-
-
-def text_box(x, baseline, anchor, width):
-    left = {"start": x, "end": x - width, "middle": x - (width + 1) // 2}[anchor]
-    return Box(left, baseline - ASCENT_UNITS, left + width, baseline + DESCENT_UNITS)
-
-
 def label_options(group, obstacles, plot):
     """The labels a group of marks may take, in order of preference: each candidate place inside the plot
     and over no mark."""
     text = NAME_SEPARATOR.join(point.name for point in group)
     width = text_width(text, FONT_SIZE)
-    boxes = [mark_box(point) for point in group]
-    extent = Box(min(b.left for b in boxes), min(b.top for b in boxes), max(b.right for b in boxes),
-                 max(b.bottom for b in boxes))
+    extent = extent_of([mark_box(point) for point in group])
     names = tuple(point.name for point in group)
     labels = (Label(text, names, x, baseline, anchor, text_box(x, baseline, anchor, width))
               for x, baseline, anchor in candidate_places(extent, width, plot))
@@ -240,7 +188,14 @@ def place_labels(points, plot):
         search(position + 1, labelled)  # this group unlabelled
 
     search(0, 0)
-    return sorted(best, key=lambda label: (label.box.left, label.box.top))
+    # A group the search left unlabelled moves away from the crowd, joined to its marks by a leader.
+    labelled = {name for label in best for name in label.names}
+    requests = [(NAME_SEPARATOR.join(point.name for point in group), tuple(point.name for point in group),
+                 text_width(NAME_SEPARATOR.join(point.name for point in group), FONT_SIZE),
+                 extent_of([mark_box(point) for point in group]))
+                for group in groups if not any(point.name in labelled for point in group)]
+    moved = [label for label in place_free(requests, marks, plot, best) if label is not None]
+    return sorted([*best, *moved], key=lambda label: (label.box.left, label.box.top))
 
 
 def scatter_chart(items, x_title, y_title, format_x, format_y):

@@ -16,14 +16,16 @@ from .site_parts import link_path
 DATABASE_RETRY_AFTER = 30
 
 
-def message_context(heading, paragraphs, link=None):
+def message_context(heading, paragraphs, link=None, next_steps=()):
+    """``link``: one {"url", "label"} link; ``next_steps``: the links a page that ends a flow offers instead, so
+    that it is no dead end (shown as a list under the message)."""
     return {"page_title": heading, "page_description": paragraphs[0], "heading": heading,
-            "paragraphs": paragraphs, "link": link}
+            "paragraphs": paragraphs, "link": link, "next_steps": list(next_steps)}
 
 
-def message_page(request, heading, paragraphs, *, status=200, link=None):
-    """A page with a heading, a few paragraphs and an optional {"url", "label"} link."""
-    context = message_context(heading, paragraphs, link)
+def message_page(request, heading, paragraphs, *, status=200, link=None, next_steps=()):
+    """A page with a heading, a few paragraphs and an optional {"url", "label"} link or list of next steps."""
+    context = message_context(heading, paragraphs, link, next_steps)
     response = render(request, "core/message.html", context, status=status)
     add_never_cache_headers(response)
     return response

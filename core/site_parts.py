@@ -51,13 +51,14 @@ def reversed_in(view_name, _language, _script_prefix, _urlconf):
     return reverse(view_name)
 
 
-def link_path(key):
-    """The path of the page registered under ``key``, in the active language."""
+def link_path(key, *args):
+    """The path of the page registered under ``key``, in the active language (``args``: the URL's arguments,
+    such as a GPU's slug)."""
     try:
         view_name = _link_view_names[key]
     except KeyError:
         raise LookupError(f"No app registered the link {key!r} (core.site_parts.register_link).") from None
-    return path_of(view_name)
+    return reverse(view_name, args=args) if args else path_of(view_name)
 
 
 def page_query(context):

@@ -161,7 +161,9 @@ def training_rows(estimate, paths):
             "gpu": row.gpu,
             "path": paths[row.gpu.slug],
             "marks": ([_("Cheapest in time")] if row.cheapest else []) + ([_("Fastest")] if row.fastest else []),
-            "late": row.problem is None and row.practical and not row.in_time,
+            "late": _("Does not finish within %(within)s on the GPU counts you chose.") % {
+                "within": format_duration(estimate.within_hours)}
+            if row.problem is None and row.practical and not row.in_time and estimate.within_hours is not None else "",
             "no_headroom": no_headroom_text(row),
             "bf16": peak_text(row.peak_tflops, row.peak_derived, "TFLOPS") if row.peak_tflops else "",
             "utilization": format_share(significant(row.best.utilization, 2)) if row.best else "",

@@ -120,4 +120,5 @@ def thanks(request):
     return message_page(request, _("Thank you for your application"), [
         _("We have received it and sent an acknowledgement to the address you entered. "
           "We will reply to you personally."),
-    ], link={"url": reverse("providers:page"), "label": _("Back to the provider page")})
+    ], next_steps=[{"url": reverse("providers:page"), "label": _("Back to the provider page")},
+                   {"url": reverse("catalog:gpu_list"), "label": _("All GPU models")}])

@@ -1,4 +1,7 @@
-"""The signup form (the public forms' common view) (never cached: they carry a CSRF token) and their follow-up pages."""
+"""The signup form (never cached: it carries a CSRF token) and its follow-up pages."""
+from email.utils import parseaddr
+
+from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
@@ -10,9 +13,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import FormView
 
+from catalog.models import GPU
 from core.errors import message_context, message_page, too_many_requests
 from core.middleware import allow_methods
 from core.pages import page_context, urls_by_language
+from core.site_parts import link_path
 
 from . import confirmation, rate_limit, unsubscribing, waitlist
 from .forms import RenterSignupForm
@@ -99,15 +104,36 @@ def signup_thanks(request):
             "We have sent a confirmation link to the address you entered, unless it is already on the list. "
             "Open the link within %(days)d days to confirm your signup.", days,
         ) % {"days": days},
+        sender_line(),
         _("No email after a few minutes? Look in your spam folder."),
-    ], link={"url": reverse("home"), "label": _("Back to the home page")})
+    ], next_steps=[catalogue_step(), calculator_step()])
 
 
-def link_page(request, heading, paragraphs, *, status=200, button=None, link=None):
+def sender_line():
+    return _("The email comes from %(address)s.") % {"address": parseaddr(settings.DEFAULT_FROM_EMAIL)[1]}
+
+
+def catalogue_step():
+    return {"url": reverse("catalog:gpu_list"), "label": _("All GPU models")}
+
+
+def calculator_step():
+    return {"url": reverse("estimator:calculator"), "label": _("GPU sizing calculator")}
+
+
+def alert_steps(signup):
+    """A price alert for the GPU the visitor signed up with, or else for the two cheapest GPUs with a price."""
+    gpus = [signup.gpu] if signup is not None and signup.gpu is not None else list(
+        GPU.objects.filter(price_usd_per_hour__isnull=False).order_by("price_usd_per_hour", "name")[:2])
+    label = _("Set a price alert for the %(gpu)s")
+    return [{"url": link_path("price_alert", gpu.slug), "label": label % {"gpu": gpu.name}} for gpu in gpus]
+
+
+def link_page(request, heading, paragraphs, *, status=200, button=None, link=None, next_steps=()):
     """The page behind a mail's link: a message, and for a link not used yet a button that POSTs to it.
 
     Opening a link only ever shows this page: mail scanners and link previews open links too."""
-    context = message_context(heading, paragraphs, link)
+    context = message_context(heading, paragraphs, link, next_steps)
     context["button"] = button
     response = render(request, "signups/link_page.html", context, status=status)
     add_never_cache_headers(response)
@@ -123,7 +149,7 @@ def sign_up_again_link():
     return {"url": reverse("signups:signup"), "label": _("Sign up again")}
 
 
-def confirmation_page(request, state):
+def confirmation_page(request, state, signup=None):
     LinkState = confirmation.LinkState
     if state is LinkState.UNUSED:
         return link_page(request, _("Confirm your signup"), [
@@ -134,12 +160,12 @@ def confirmation_page(request, state):
         return link_page(request, _("Your signup is confirmed"), [
             _("Thank you. We will email you when the EverXCloud spot market opens. Every email has a link "
               "to unsubscribe."),
-        ], link=home_link())
+        ], next_steps=[*alert_steps(signup), calculator_step()])
     if state is LinkState.USED:
         return link_page(request, _("Your signup is already confirmed"), [
             _("This link has been used already, so there is nothing more to do. We will email you when the "
               "EverXCloud spot market opens."),
-        ], link=home_link())
+        ], next_steps=[*alert_steps(signup), calculator_step()])
     if state is LinkState.EXPIRED:
         days = confirmation.VALID_FOR.days
         return link_page(request, _("This link is no longer valid"), [
@@ -160,9 +186,10 @@ def confirmation_page(request, state):
 @csrf_exempt
 @allow_methods("GET", "HEAD", "POST")
 def confirm(request, token):
-    if request.method == "POST":
-        return confirmation_page(request, confirmation.confirm(token))
-    return confirmation_page(request, confirmation.link_state(token))
+    state = confirmation.confirm(token) if request.method == "POST" else confirmation.link_state(token)
+    signup = confirmation.signup_for(token) if state in (confirmation.LinkState.CONFIRMED,
+                                                         confirmation.LinkState.USED) else None
+    return confirmation_page(request, state, signup)
 
 
 # RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF

@@ -1,9 +1,11 @@
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog.specs import spec_text
+from company.company_line import company_line
 from company.structured_data import organization_details
 from core.formatting import format_price_per_hour, format_usd
 from core.page_cache import cached_page
@@ -30,13 +32,16 @@ def organization(request):
 
 
 def price_cards(gpus, language):
-    """Name, page, memory and starting price of each GPU, in ``language`` (the active one)."""
+    """Name, page, memory and starting price of each GPU, in ``language`` (the active one), and the price as a
+    whole percentage of the dearest one's (the length of the card's bar: the first screen's price board)."""
+    highest = max((gpu.price_usd_per_hour for gpu in gpus), default=None)
     return [
         {
             "name": gpu.name,
             "path": gpu.get_absolute_url(language),
             "memory": f"{spec_text(gpu, 'memory_gb')} {gpu.memory_type}".strip(),
             "price": format_price_per_hour(gpu.price_usd_per_hour),
+            "share": max(3, round(gpu.price_usd_per_hour / highest * 100)),
         }
         for gpu in gpus
     ]
@@ -81,5 +86,8 @@ def home(request):
         "price_ladder": price_ladder_chart(landing.ladder_gpus),
         "workloads": content.links(content.named_in(language), language),
         "calls_to_action": content.calls_to_action,
+        # The provider pitch's link: one place to point it at another page.
+        "provider_pitch_path": reverse("providers:page"),
+        "company": company_line(),
     })
     return render(request, "storefront/home.html", context)

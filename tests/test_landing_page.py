@@ -292,3 +292,33 @@ def test_without_the_launch_content_the_home_page_still_renders(client, empty_da
     document = parse(client.get(url_in("es", "home")).content)
     assert document.find("h1").squashed_text == "EverXCloud"
     assert document.find("ul", class_="price-cards") is None
+
+
+def test_the_company_line_shows_the_operator_record_only_once_complete(client, launch_content):
+    """Issue 44: who is behind the site, from the operator record (never invented), hidden while incomplete."""
+    from company.models import OperatorRecord
+    from core.content_version import content_changed
+
+    from .operator_record import fill_operator_record
+
+    OperatorRecord.objects.all().delete()
+    content_changed()
+    assert fetch(client, url_in("en", "home")).find("p", class_="company-line") is None
+    record = fill_operator_record()
+    content_changed()
+    line = fetch(client, url_in("de", "home")).find("p", class_="company-line")
+    assert record.legal_name in line.squashed_text and record.city in line.squashed_text
+    assert line.find("a").attrs["href"] == f"mailto:{record.contact_email}"
+    OperatorRecord.objects.filter(pk=record.pk).update(city="")
+    content_changed()
+    assert fetch(client, url_in("en", "home")).find("p", class_="company-line") is None
+
+
+def test_the_first_screen_has_the_price_board_and_the_provider_pitch_links_on(client, launch_content):
+    document = fetch(client, url_in("es", "home"))
+    hero = document.find("section", class_="landing-hero")
+    board = hero.find("section", class_="price-board")
+    bars = [int(card.find("rect", class_="bar-fill").attrs["width"]) for card in board.find_all("li")]
+    assert max(bars) == 100 and all(3 <= bar <= 100 for bar in bars)
+    pitch = document.find("section", class_="provider-pitch")
+    assert pitch.find("a").attrs["href"] == url_in("es", "providers:page")

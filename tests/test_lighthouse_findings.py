@@ -23,6 +23,7 @@ def report(bf_cache_failures=(), byte_weight=BUDGET_BYTES // 2, other_audits=Non
             "bf-cache": bf_cache,
             "render-blocking-resources": {"score": 1, "scoreDisplayMode": "metricSavings", "details": {"items": []}},
             "total-byte-weight": {"score": 1, "scoreDisplayMode": "numeric", "numericValue": byte_weight},
+            "cumulative-layout-shift": {"score": 1, "scoreDisplayMode": "numeric", "numericValue": 0},
             "network-requests": {"score": None, "scoreDisplayMode": "informative",
                                  "details": {"items": [{"url": ORIGIN + "/es/"}, {"url": "data:image/png,"}]}},
             **(other_audits or {}),
@@ -96,3 +97,8 @@ def test_an_audit_the_gate_asserts_that_lighthouse_could_not_run_is_a_finding(au
                              "errorMessage": "Cannot read properties of undefined (reading 'frame_sequence')"}
     findings = steady_findings("training", page, ORIGIN)
     assert findings == [f"training: {audit} not judged: Cannot read properties of undefined (reading 'frame_sequence')"]
+
+
+def test_any_layout_shift_is_a_finding():
+    shifted = {"cumulative-layout-shift": {"score": 1, "scoreDisplayMode": "numeric", "numericValue": 0.002}}
+    assert steady_findings("home", report(other_audits=shifted), ORIGIN) == ["home: layout shift 0.002"]

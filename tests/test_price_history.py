@@ -330,14 +330,32 @@ def test_a_rise_and_the_states_without_a_figure(client, launch_content, language
     assert section.find("path", class_="chart-step-line").attrs["d"].count("M") == 1
 
 
-def test_a_gpu_with_one_price_says_so_without_a_chart(client, launch_content):
+def test_a_gpu_with_its_launch_price_only_says_one_line_without_a_chart_or_changes(client, launch_content):
+    """Issue 44: before a second price, one honest line instead of change figures and an empty chart."""
     section = history_section(client, "b200", "pt")
     assert section.find("svg") is None
     with translation.override("pt"):
-        note = section.find("p", class_="chart-note").squashed_text
-        assert note.startswith(gettext("Only one price is known so far: %(price)s since %(time)s.").split("%")[0])
+        note = section.find("p", class_="empty-state").squashed_text
+        assert note.startswith(gettext(
+            "The price history starts at launch: %(price)s is the launch price of %(date)s.").split("%")[0])
         assert usd("7.99", "pt") in note
-        assert [dd.squashed_text for dd in section.find_all("dd")] == [gettext("No earlier price")] * 2
+        assert section.find("dl") is None
+        page = fetch(client, url_in("pt", "catalog:gpu_detail", {}, slug="b200"))
+        assert gettext("No earlier price") not in page.squashed_text
+        assert page.find(class_="price-change") is None
+
+
+def test_a_gpu_with_one_imported_price_gives_its_date(client, launch_content):
+    gpu = GPU.objects.get(slug="b200")
+    PricePoint.objects.filter(gpu=gpu).delete()
+    record_points([(gpu, Decimal("7.50"), NOW - timedelta(days=2))], "import")
+    GPU.objects.filter(pk=gpu.pk).update(price_usd_per_hour=Decimal("7.50"), price_updated_at=NOW - timedelta(days=2),
+                                         price_source="import")
+    content_changed()
+    section = history_section(client, "b200", "en")
+    assert section.find("svg") is None and section.find("dl") is None
+    note = section.find("p", class_="empty-state").squashed_text
+    assert note.startswith("Only one price is known so far: $7.50 since")
 
 
 def test_a_price_older_than_the_window_draws_a_flat_line_across_it(client, launch_content):
@@ -422,6 +440,14 @@ def test_the_catalogue_sorts_by_the_7_day_change_both_ways(client, launch_conten
     assert rows == expected[::-1] + [(name, no_earlier) for name in others]
     assert heading.attrs["aria-sort"] == "descending"
     assert heading.find("a").attrs["href"] == "?sort=change-7d"
+
+
+def test_the_catalogue_hides_the_change_column_while_no_gpu_has_one(client, launch_content):
+    heading, _rows = catalogue(client, "en", "memory")
+    assert not heading.squashed_text.startswith("Price change over 7 days")
+    set_change("b200", "8.00", "8.80")
+    heading, _rows = catalogue(client, "en", "memory")
+    assert heading.squashed_text.startswith("Price change over 7 days")
 
 
 def test_the_catalogue_queries_do_not_grow_with_history(client, launch_content):

@@ -11,11 +11,24 @@ from workloads.snapshot import workload_content
 
 register = template.Library()
 
-# Pages whose first screen carries the primary action beside a price: on a phone the header leaves it to them.
-PAGES_WITH_OWN_ACTION = ("home", "catalog:gpu_detail", "catalog:gpu_list", "workload", "signups:signup",
-                         "providers:application")
+# The signup flow's own pages: their header action leads on to the prices, never back to the signup.
+SIGNUP_FLOW_PAGES = ("signups:signup", "signups:signup_thanks", "signups:confirm")
 # Pages for providers: the header's action is the application, where other pages offer the renter's signup.
 PROVIDER_PAGES = ("providers:page", "providers:application", "providers:thanks")
+
+
+def header_action(context, here):
+    """The header's one action: a page may set its own (``header_action``: {"label", "path"}, a provider page's
+    "apply"); the signup flow's pages lead on to the prices; every other page offers the signup. Only its label
+    and target change: the slot keeps its place on every page and width."""
+    action = context.get("header_action")
+    if action:
+        return action
+    if here in PROVIDER_PAGES:
+        return {"label": _("Apply to join the network"), "path": path_of("providers:application")}
+    if here in SIGNUP_FLOW_PAGES:
+        return {"label": _("Compare GPUs"), "path": path_of("catalog:compare")}
+    return {"label": _("Create your account"), "path": path_of("signups:signup")}
 
 
 def workload_links_for(request):
@@ -36,8 +49,7 @@ def site_header(context):
         "workload_links": workload_links,
         "workloads_current": any(link["is_current"] for link in workload_links),
         "current_view": here,
-        "pages_with_own_action": PAGES_WITH_OWN_ACTION,
-        "for_providers": here in PROVIDER_PAGES,
+        "action": header_action(context, here),
         "alternates": context.get("alternates") or [],
     }
 

@@ -5,7 +5,10 @@ import urllib.request
 from contextlib import contextmanager
 from urllib.parse import urljoin
 
-BUDGET_BYTES = 40 * 1024
+# A first visit: at most 40 KB for the page and its assets, plus at most 60 KB for the brand font (issue 44).
+PAGE_BUDGET_BYTES = 40 * 1024
+FONT_BUDGET_BYTES = 60 * 1024
+BUDGET_BYTES = PAGE_BUDGET_BYTES + FONT_BUDGET_BYTES
 ACCEPT_ENCODING = "gzip, deflate, br, zstd"  # what Chromium sends
 
 
@@ -19,6 +22,19 @@ def icon_bytes(url, sizes):
             headers = sum(len(f"{name}: {value}\r\n") for name, value in response.getheaders())
         sizes[url] = len(body) + headers + len("HTTP/1.1 200 OK\r\n\r\n")
     return sizes[url]
+
+
+def is_font(url):
+    return url.split("?")[0].endswith(".woff2")
+
+
+def over_budget(transferred):
+    """What of a first visit ({URL: bytes}) exceeds a budget: the fonts, the rest, the whole; [] when nothing."""
+    fonts = sum(size for url, size in transferred.items() if is_font(url))
+    rest = sum(size for url, size in transferred.items() if not is_font(url))
+    return [f"{name} {total} bytes > {budget}" for name, total, budget in (
+        ("font", fonts, FONT_BUDGET_BYTES), ("page without the font", rest, PAGE_BUDGET_BYTES),
+        ("whole visit", fonts + rest, BUDGET_BYTES)) if total > budget]
 
 
 @contextmanager

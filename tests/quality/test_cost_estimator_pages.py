@@ -8,7 +8,7 @@ import pytest
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
 from ..page_judges import VIEWPORTS, axe_context, axe_problems_in_each_scheme, vnu_errors
-from .first_visit import BUDGET_BYTES, first_visits
+from .first_visit import first_visits, over_budget
 
 pytestmark = [pytest.mark.quality, pytest.mark.browser]
 # The heaviest answers: every GPU count up to the largest cluster (the most marks and chart rows), a large
@@ -68,6 +68,6 @@ def test_every_estimator_page_stays_within_the_budget(production_server, browser
             transferred = visit(production_server + path)
             assert {urlsplit(u).netloc for u in transferred} == {urlsplit(production_server).netloc}
             totals[path] = sum(transferred.values())
+            assert over_budget(transferred) == [], (path, transferred)
     print("heaviest estimator pages:", sorted(totals.items(), key=lambda item: item[1])[-3:])
     assert len(totals) == len(QUERIES) * len(LANGUAGES)
-    assert all(total <= BUDGET_BYTES for total in totals.values()), totals
