@@ -18,6 +18,7 @@ urlpatterns = [
     path("robots.txt", robots_txt, name="robots_txt"),
     path("social/<str:token>.png", social_image, name="social_image"),
     path("data/", include("open_data.feed_urls")),
+    path("data/", include("estimator.estimate_files")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
 urlpatterns += i18n_patterns(
