@@ -106,30 +106,23 @@ def link_gbs(gpu, gpus):
     return exact(link) / 2
 
 
-def plan_for(gpu, request, total_weights_gb, kv_bytes):
-    """The memory plan of the fewest GPUs that hold the batch (one sequence at maximum load), or of the requested
-    count if it holds one sequence (the engine runs what fits and queues the rest); None when none does."""
+def plans_for(gpu, request, total_weights_gb, kv_bytes):
+    """The memory plans to weigh: the requested count if it holds one sequence (the engine runs what fits and
+    queues the rest); with a batch, the fewest GPUs that hold it; at maximum load, every count that holds one
+    sequence (the cheapest per output token is kept). Empty when none does."""
     tokens = request.input_tokens + request.output_tokens
     counts, needed = ((request.gpus,), 1) if request.gpus else (GPU_COUNTS, request.batch or 1)
-    for count in counts:
-        plan = memory_plan(gpu.memory_gb, count, total_weights_gb, request.shape, kv_bytes, tokens)
-        if plan.holds(needed):
-            return plan
-    return None
+    plans = [plan for plan in (memory_plan(gpu.memory_gb, count, total_weights_gb, request.shape, kv_bytes, tokens)
+                               for count in counts) if plan.holds(needed)]
+    return plans if request.batch is None and not request.gpus else plans[:1]
 
 
-def inference_row(gpu, request, weight_format, kv_format, total_weights_gb):
-    plan = plan_for(gpu, request, total_weights_gb, kv_format.bytes)
-    if plan is None:
-        return InferenceRow(gpu, problem=TOO_SMALL)
-    bandwidth, bandwidth_derived = bandwidth_peak(gpu)
-    peak, peak_derived = peak_at(gpu, weight_format)
-    if bandwidth is None or peak is None:
-        return InferenceRow(gpu, plan.gpus, plan, problem=NO_BANDWIDTH)
+def served(gpu, request, plan, weight_format, kv_format, total_weights_gb, bandwidth, peak):
+    """The row of one configuration (``plan``) that has its figures."""
     data = serving_data()
     platform = data.platform(gpu)
     batch = min(request.batch or data.max_sequences, plan.batch_that_fits)
-    hardware = Hardware(plan.gpus, bandwidth, peak, link_gbs(gpu, plan.gpus), platform.bandwidth_share,
+    hardware = Hardware(plan.gpus, bandwidth[0], peak[0], link_gbs(gpu, plan.gpus), platform.bandwidth_share,
                         platform.compute_share)
     share = experts_read_share(request.active_billion_params / request.total_billion_params, batch)
     work = Work(request.active_billion_params, total_weights_gb * share, request.shape, kv_format.bytes,
@@ -144,8 +137,21 @@ def inference_row(gpu, request, weight_format, kv_format, total_weights_gb):
         if request.input_tokens:
             input_ = per_second * result.prefill_seconds / request.input_tokens * TOKENS_PER_MILLION
         all_in = per_second / result.output_tokens_per_second * TOKENS_PER_MILLION
-    return InferenceRow(gpu, plan.gpus, plan, bandwidth, bandwidth_derived, peak, peak_derived, platform, result,
-                        hourly, output, input_, all_in)
+    return InferenceRow(gpu, plan.gpus, plan, *bandwidth, *peak, platform, result, hourly, output, input_, all_in)
+
+
+def inference_row(gpu, request, weight_format, kv_format, total_weights_gb):
+    plans = plans_for(gpu, request, total_weights_gb, kv_format.bytes)
+    if not plans:
+        return InferenceRow(gpu, problem=TOO_SMALL)
+    bandwidth, peak = bandwidth_peak(gpu), peak_at(gpu, weight_format)
+    if bandwidth[0] is None or peak[0] is None:
+        return InferenceRow(gpu, plans[0].gpus, plans[0], problem=NO_BANDWIDTH)
+    rows = [served(gpu, request, plan, weight_format, kv_format, total_weights_gb, bandwidth, peak)
+            for plan in plans]
+    # The cheapest per output token; unpriced, the most tokens per GPU; on a tie, the fewest GPUs.
+    return min(rows, key=lambda row: (row.usd_per_million_all_in if row.usd_per_million_all_in is not None else 0,
+                                      -row.tokens_per_second_per_gpu, row.gpu_count))
 
 
 def inference_estimate(gpus, request):

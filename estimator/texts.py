@@ -409,8 +409,7 @@ def class_text(gpu_class):
 
 
 def efficiency_rows():
-    """Every efficiency figure the estimator applies, with its basis (in the page's language) and source, for the
-    assumptions block."""
+    """The training tab's efficiency figures, with their basis and source, for the assumptions block."""
     model = efficiency_model()
     training = [figure_row(_("Training utilization, %(class)s, %(architecture)s") % {
         "class": class_text(gpu_class),
@@ -419,7 +418,7 @@ def efficiency_rows():
     scaling = [figure_row(_("Scaling kept, %(class)s, %(count)s") % {
         "class": class_text(rule.gpu_class), "count": count_text(rule.up_to_gpus)}, rule.figure)
         for rule in model.scaling]
-    return training + scaling + serving_rows()
+    return training + scaling
 
 
 def basis_row(what, value, basis):
@@ -521,5 +520,6 @@ def assumption_figures():
         "node": format_number(model.gpus_per_node),
         "link": format_quantity(model.scale_up_min_link_gbs, "GB/s"),
         "efficiencies": efficiency_rows(),
+        "serving": {"efficiencies": serving_rows()},
         "weight_bits": weight_bits_rows(),
     }

@@ -97,55 +97,70 @@ def sequences_that_fit(row, gpus, weights_gb, layers, kv_heads, head_dim, kv_byt
 
 def serving(row, size, active, shape, weights_key, kv_key, input_tokens, output_tokens, batch=None, gpus=None):
     """{count, batch, fits, throughput, step, prefill} of a GPU serving a model, or None when eight GPUs cannot
-    hold it (or the GPU has no bandwidth): the fewest GPUs that hold the batch, the longer of the bandwidth and the
-    compute time of a decode step plus its fixed time and all-reduces, each request's prefill, and throughput =
-    output ÷ (prefill + output × step ÷ batch)."""
+    hold it (or the GPU has no bandwidth): the requested GPUs, or the fewest that hold the batch, or at maximum
+    load the count whose output token is cheapest; the longer of the bandwidth and the compute time of a decode
+    step plus its fixed time and all-reduces, each request's prefill, and throughput = output ÷ (prefill + output
+    × step ÷ batch)."""
     layers, kv_heads, head_dim = shape
-    active = active or size
     kv_bytes = serving_kv_bytes(kv_key)
     with localcontext() as context:
         context.prec = 50
         weights = size * serving_bits(weights_key) / 8
         tokens = input_tokens + output_tokens
-        count = fits = None
+        found = []
         for n in ((gpus,) if gpus else (1, 2, 4, 8)):
             room = sequences_that_fit(row, n, weights, layers, kv_heads, head_dim, kv_bytes, tokens)
             if room >= (1 if gpus else batch or 1):
-                count, fits = n, room
-                break
-        bandwidth = peak(row, "bandwidth_gbs")
-        if count is None or bandwidth is None:
+                found.append((n, room))
+        if peak(row, "bandwidth_gbs") is None or not found:
             return None
-        used = min(batch or SERVING["memory"]["max_sequences"], fits)
-        compute = next(item for item in SERVING["weights"] if item["key"] == weights_key)["compute"]
-        fp8 = row.get("fp8_dense_tflops")
-        top = Decimal(fp8) if compute == "fp8" and fp8 not in (None, "", "n/a") else peak(row, "bf16_dense_tflops")
-        platform = serving_platform(row)
-        bw_share, flop_share = Decimal(platform["bandwidth"]), Decimal(platform["compute"])
-        step_data = SERVING["step"]
-        link = row["interconnect_gbs"]
-        if link in ("", "n/a") or (gpu_class(row) == "pcie" and count > 2):
-            one_way = Decimal(step_data["pcie_gbs"]) / 2
-        else:
-            one_way = Decimal(link) / 2
-        hidden = math.isqrt(int(active * 10**9 / (12 * layers)))
-        share = 1 if active == size else 1 - (1 - active / size) ** used
-        read = weights * share * 10**9 / count + used * (input_tokens + Decimal(output_tokens) / 2) * kv_token_bytes(
-            layers, kv_heads, head_dim, kv_bytes, count)
-        memory_time = read / (bandwidth * 10**9 * bw_share)
-        rate = count * top * 10**12 * flop_share
-        compute_time = 2 * active * 10**9 * used / rate
-        latency = Decimal(step_data["allreduce_latency_us"]) / 10**6
-        link_rate = one_way * 10**9 * Decimal(step_data["link_share"])
+        if batch or gpus:
+            found = found[:1]
+        answers = [serving_on(row, count, fits, size, active or size, shape, weights, weights_key, kv_bytes,
+                              input_tokens, output_tokens, batch) for count, fits in found]
+        price = row.get("price_usd_per_hour")
+        priced = price not in (None, "", "n/a")
 
-        def moved(tokens_):
-            ring = Decimal(2 * (count - 1)) / count * tokens_ * hidden * 2
-            return 0 if count == 1 else 2 * layers * ring / link_rate
+        def cost(answer):
+            all_in = answer["count"] * Decimal(price) / answer["throughput"] if priced else 0
+            return all_in, -answer["throughput"] / answer["count"], answer["count"]
 
-        step = max(memory_time, compute_time) + Decimal(step_data["overhead_ms"]) / 1000 + moved(used) + (
-            0 if count == 1 else 2 * layers * latency)
-        prefill = 0 if input_tokens == 0 else (
-            (2 * active * 10**9 * input_tokens + 2 * layers * hidden * input_tokens**2) / rate + moved(input_tokens))
-        throughput = output_tokens / (prefill + output_tokens * step / used)
-        return {"count": count, "batch": used, "fits": fits, "throughput": throughput, "step": step,
-                "prefill": prefill}
+        return min(answers, key=cost)
+
+
+def serving_on(row, count, fits, size, active, shape, weights, weights_key, kv_bytes, input_tokens, output_tokens,
+               batch):
+    layers, kv_heads, head_dim = shape
+    bandwidth = peak(row, "bandwidth_gbs")
+    used = min(batch or SERVING["memory"]["max_sequences"], fits)
+    compute = next(item for item in SERVING["weights"] if item["key"] == weights_key)["compute"]
+    fp8 = row.get("fp8_dense_tflops")
+    top = Decimal(fp8) if compute == "fp8" and fp8 not in (None, "", "n/a") else peak(row, "bf16_dense_tflops")
+    platform = serving_platform(row)
+    bw_share, flop_share = Decimal(platform["bandwidth"]), Decimal(platform["compute"])
+    step_data = SERVING["step"]
+    link = row["interconnect_gbs"]
+    if link in ("", "n/a") or (gpu_class(row) == "pcie" and count > 2):
+        one_way = Decimal(step_data["pcie_gbs"]) / 2
+    else:
+        one_way = Decimal(link) / 2
+    hidden = math.isqrt(int(active * 10**9 / (12 * layers)))
+    share = 1 if active == size else 1 - (1 - active / size) ** used
+    read = weights * share * 10**9 / count + used * (input_tokens + Decimal(output_tokens) / 2) * kv_token_bytes(
+        layers, kv_heads, head_dim, kv_bytes, count)
+    memory_time = read / (bandwidth * 10**9 * bw_share)
+    rate = count * top * 10**12 * flop_share
+    compute_time = 2 * active * 10**9 * used / rate
+    latency = Decimal(step_data["allreduce_latency_us"]) / 10**6
+    link_rate = one_way * 10**9 * Decimal(step_data["link_share"])
+
+    def moved(tokens_):
+        ring = Decimal(2 * (count - 1)) / count * tokens_ * hidden * 2
+        return 0 if count == 1 else 2 * layers * ring / link_rate
+
+    step = max(memory_time, compute_time) + Decimal(step_data["overhead_ms"]) / 1000 + moved(used) + (
+        0 if count == 1 else 2 * layers * latency)
+    prefill = 0 if input_tokens == 0 else (
+        (2 * active * 10**9 * input_tokens + 2 * layers * hidden * input_tokens**2) / rate + moved(input_tokens))
+    throughput = output_tokens / (prefill + output_tokens * step / used)
+    return {"count": count, "batch": used, "fits": fits, "throughput": throughput, "step": step, "prefill": prefill}

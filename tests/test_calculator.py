@@ -357,3 +357,23 @@ def test_the_calculator_offers_every_method_with_its_bytes_per_parameter(client,
         expected = (expected_estimates.serving_bits(SERVING_FORMATS[method.key]) if method.serves
                     else method.bytes_per_parameter)
         assert numbers_in(label, language)[-1] == expected, label
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_workload_tables_with_a_fit_column_say_they_follow_the_decks_rule(client, launch_content, language):
+    """The deck's rule (80 % of memory ÷ bytes per parameter) feeds only the workload pages' columns, which say so
+    and link the calculator, whose serving memory model differs."""
+    from workloads.models import Workload, WorkloadColumn
+
+    with_fit = [workload for workload in Workload.objects.all()
+                if workload.columns.filter(kind=WorkloadColumn.Kind.MODEL_FIT).exists()]
+    assert with_fit
+    for workload in with_fit:
+        response = client.get(workload.get_absolute_url(language))
+        if response.status_code != 200:
+            continue
+        document = parse(response.content)
+        notes = [note for note in document.find_all("p", class_="table-note")
+                 if note.find("a", href=url_in(language, "estimator:calculator")) is not None]
+        assert len(notes) == 1, workload.key
+        assert numbers_in(notes[0].squashed_text, language)[0] == 80

@@ -130,3 +130,28 @@ def test_the_calculator_shows_each_run_its_estimate_and_ratio_in_the_page_langua
                 excerpt = row.find("q")
                 assert excerpt.attrs["lang"] == "en" and excerpt.squashed_text[:20] == " ".join(
                     expected["excerpt"].split())[:20]
+
+
+SERVING_DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "estimator" / "data" / "serving.toml")
+                             .read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("language", ["es", "pt", "de"])
+def test_the_serving_figures_bases_and_the_runs_notes_are_in_the_page_language(client, launch_content, language):
+    """Apart from the quoted excerpts (marked English), no note of a run and no basis of a serving figure is left in
+    English on the inference tab."""
+    document = parse(client.get(url_in(language, "estimator:calculator", {"answer": "inference"})).content)
+    runs = document.find("section", class_="published-runs")
+    for quote in runs.find_all("q"):
+        assert quote.attrs["lang"] == "en"
+    notes = {row["note"] for row in DATA["serving"] if row.get("note")}
+    bases = {SERVING_DATA["memory"]["utilization_basis"], SERVING_DATA["memory"]["max_sequences_basis"],
+             SERVING_DATA["step"]["overhead_basis"], SERVING_DATA["step"]["step_basis"],
+             *(row["basis"] for row in SERVING_DATA["platform"] + SERVING_DATA["weights"])}
+    cells = " ".join(row.cells()[-1].squashed_text for row in runs.find("table").rows()[1:])
+    assumptions = document.find("section", class_="assumptions").squashed_text
+    with translation.override(language):
+        for text in notes:
+            assert text not in cells, text
+        for text in bases:
+            assert text not in assumptions, text
