@@ -45,6 +45,9 @@ def answers():
                                           **({"weights": "bf16"} if serving else {"method": "weights_16bit"})}),
         ("inference 405B 8-bit, batch 64", {"answer": "inference", "shape": "llama-3-1-405b", "batch": "64",
                                             **({"weights": "fp8"} if serving else {"method": "weights_8bit"})}),
+        # No batch: maximum load on this tree, batch 1 on a tree before it.
+        ("inference 70B 8-bit, no batch", {"answer": "inference", "size": "70",
+                                           **({"weights": "fp8"} if serving else {"method": "weights_8bit"})}),
     ]
     return [
         ("fit 70B 4-bit", {"size": "70", "method": "weights_4bit"}),

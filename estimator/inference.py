@@ -18,7 +18,7 @@ from . import formulas
 from .efficiency import PCIE, efficiency_model
 from .memory import GPU_COUNTS, Shape, memory_plan, weights_gb
 from .peaks import bandwidth_peak, bf16_peak
-from .serving import Hardware, Work, serving
+from .serving import hardware, serving, work
 from .serving_data import FP8, serving_data
 
 NO_BANDWIDTH = "no_bandwidth"  # neither a published nor a derived memory bandwidth or peak: no speed
@@ -97,11 +97,11 @@ def peak_at(gpu, weight_format):
     return bf16_peak(gpu)
 
 
-def link_gbs(gpu, gpus):
+def link_gbs(gpu, gpus, gpu_class):
     """One-way bandwidth between the group's GPUs: half the GPU's published two-way link, or PCIe beyond the pair a
     bridge joins."""
     link = gpu.interconnect_gbs
-    if link is None or (efficiency_model().gpu_class(gpu) == PCIE and gpus > 2):
+    if link is None or (gpu_class == PCIE and gpus > 2):
         return serving_data().pcie_gbs / 2
     return exact(link) / 2
 
@@ -112,22 +112,42 @@ def plans_for(gpu, request, total_weights_gb, kv_bytes):
     sequence (the cheapest per output token is kept). Empty when none does."""
     tokens = request.input_tokens + request.output_tokens
     counts, needed = ((request.gpus,), 1) if request.gpus else (GPU_COUNTS, request.batch or 1)
-    plans = [plan for plan in (memory_plan(gpu.memory_gb, count, total_weights_gb, request.shape, kv_bytes, tokens)
+    memory = exact(gpu.memory_gb)
+    plans = [plan for plan in (memory_plan(memory, count, total_weights_gb, request.shape, kv_bytes, tokens)
                                for count in counts) if plan.holds(needed)]
     return plans if request.batch is None and not request.gpus else plans[:1]
 
 
-def served(gpu, request, plan, weight_format, kv_format, total_weights_gb, bandwidth, peak):
-    """The row of one configuration (``plan``) that has its figures."""
+def configuration(gpu, gpu_class, request, plan, total_weights_gb, kv_format, bandwidth, peak, number=exact):
+    """(hardware, work, batch) of one configuration, as ``serving.serving`` takes them; ``number`` makes each figure
+    exact (or, to compare configurations quickly, a float)."""
     data = serving_data()
     platform = data.platform(gpu)
     batch = min(request.batch or data.max_sequences, plan.batch_that_fits)
-    hardware = Hardware(plan.gpus, bandwidth[0], peak[0], link_gbs(gpu, plan.gpus), platform.bandwidth_share,
-                        platform.compute_share)
+    group = hardware(plan.gpus, bandwidth, peak, link_gbs(gpu, plan.gpus, gpu_class), platform.bandwidth_share,
+                     platform.compute_share, number)
     share = experts_read_share(request.active_billion_params / request.total_billion_params, batch)
-    work = Work(request.active_billion_params, total_weights_gb * share, request.shape, kv_format.bytes,
-                request.input_tokens, request.output_tokens)
-    result = serving(hardware, work, batch)
+    load = work(request.active_billion_params, total_weights_gb * share, request.shape, kv_format.bytes,
+                request.input_tokens, request.output_tokens, number)
+    return group, load, batch
+
+
+def screened_cost(gpu, gpu_class, request, plan, total_weights_gb, kv_format, bandwidth, peak):
+    """In floats, for choosing a configuration at maximum load: the cheapest per output token; unpriced, the most
+    tokens per GPU; on a tie, the fewest GPUs. The chosen one is then worked out exactly."""
+    result = serving(*configuration(gpu, gpu_class, request, plan, total_weights_gb, kv_format, bandwidth, peak,
+                                    float))
+    price = gpu.price_usd_per_hour
+    cost = plan.gpus * float(price) / result.output_tokens_per_second if price is not None else 0
+    return cost, -result.output_tokens_per_second / plan.gpus, plan.gpus
+
+
+def served(gpu, gpu_class, request, plan, kv_format, total_weights_gb, bandwidth, peak):
+    """The row of one configuration (``plan``) that has its figures."""
+    group, work, batch = configuration(gpu, gpu_class, request, plan, total_weights_gb, kv_format, bandwidth[0],
+                                       peak[0])
+    platform = serving_data().platform(gpu)
+    result = serving(group, work, batch)
     price = gpu.price_usd_per_hour
     hourly = plan.gpus * exact(price) if price is not None else None
     output = input_ = all_in = None
@@ -147,11 +167,10 @@ def inference_row(gpu, request, weight_format, kv_format, total_weights_gb):
     bandwidth, peak = bandwidth_peak(gpu), peak_at(gpu, weight_format)
     if bandwidth[0] is None or peak[0] is None:
         return InferenceRow(gpu, plans[0].gpus, plans[0], problem=NO_BANDWIDTH)
-    rows = [served(gpu, request, plan, weight_format, kv_format, total_weights_gb, bandwidth, peak)
-            for plan in plans]
-    # The cheapest per output token; unpriced, the most tokens per GPU; on a tie, the fewest GPUs.
-    return min(rows, key=lambda row: (row.usd_per_million_all_in if row.usd_per_million_all_in is not None else 0,
-                                      -row.tokens_per_second_per_gpu, row.gpu_count))
+    gpu_class = efficiency_model().gpu_class(gpu)
+    plan = min(plans, key=lambda plan: screened_cost(gpu, gpu_class, request, plan, total_weights_gb, kv_format,
+                                                     bandwidth[0], peak[0])) if len(plans) > 1 else plans[0]
+    return served(gpu, gpu_class, request, plan, kv_format, total_weights_gb, bandwidth, peak)
 
 
 def inference_estimate(gpus, request):
