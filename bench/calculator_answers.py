@@ -1,7 +1,8 @@
 """In-process time of the calculator's answers (Django's test client, production settings, the content already
 loaded): the fit, training and inference tabs, each for a few queries, mean milliseconds per answer over
-``BENCH_REPEAT`` requests; and the first answer after a content change, which also works out the parts kept per
-content version (the published runs' checks among them).
+``BENCH_REPEAT`` requests, in this process's processor time (on a shared machine, wall time follows the other jobs'
+load; the database's own time is left out, and its queries are the same); and the first answer after a content
+change, which also works out the parts kept per content version (the published runs' checks among them).
 
 To compare two trees, run it from each tree's root, alternating, in the same hour; BENCH_TREE names the tree whose
 code is measured (default: this script's own):
@@ -59,11 +60,11 @@ def answers():
 
 def mean_ms(client, path, query, repeat):
     client.get(path, query)
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(repeat):
         response = client.get(path, query)
     assert response.status_code == 200
-    return (time.perf_counter() - started) / repeat * 1000
+    return (time.process_time() - started) / repeat * 1000
 
 
 def main():
@@ -73,7 +74,7 @@ def main():
     client = Client(HTTP_HOST="127.0.0.1")
     with translation.override("es"):
         path = reverse("estimator:calculator")
-    print(f"tree {TREE}; {REPEAT} requests each, Spanish, mean ms per answer")
+    print(f"tree {TREE}; {REPEAT} requests each, Spanish, mean processor ms per answer")
     loaded = {}
     for name, query in answers():
         loaded[name] = mean_ms(client, path, query, REPEAT)
@@ -82,9 +83,9 @@ def main():
     changed = []
     for _ in range(3):
         bump_content_version()
-        started = time.perf_counter()
+        started = time.process_time()
         client.get(path, {"answer": "inference"})
-        changed.append((time.perf_counter() - started) * 1000)
+        changed.append((time.process_time() - started) * 1000)
     print(f"  {'inference tab after a change':34} {statistics.median(changed):8.1f}")
 
 

@@ -187,7 +187,7 @@ def inference_estimate(gpus, request):
     least = min((row.usd_per_million_all_in for row in rows if row.usd_per_million_all_in is not None), default=None)
     order = {None: 0, NO_BANDWIDTH: 2, TOO_SMALL: 3}
     rows = sorted(
-        (replace(row, cheapest=row.usd_per_million_all_in is not None and row.usd_per_million_all_in == least)
+        (replace(row, cheapest=True) if least is not None and row.usd_per_million_all_in == least else row
          for row in rows),
         key=lambda row: (order[row.problem] + (row.problem is None and row.usd_per_million_all_in is None),
                          row.usd_per_million_all_in or 0,
