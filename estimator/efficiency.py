@@ -1,8 +1,8 @@
 """Measured efficiencies: what share of a GPU's published peak a training run or a serving engine reaches.
 
 The figures are data (``data/efficiency.toml``), each with its source; this module reads them and answers,
-for a GPU and a GPU count, the training utilization, the scaling kept, the decode share of the bandwidth
-ceiling and the compute cap. Pure Python with exact arithmetic, no Django: a GPU is anything with
+for a GPU and a GPU count, the training utilization and the scaling kept (serving's figures are in
+``serving_data``). Pure Python with exact arithmetic, no Django: a GPU is anything with
 ``memory_type``, ``architecture``, ``interconnect``, ``interconnect_gbs``.
 """
 import tomllib
@@ -47,24 +47,12 @@ class CountRule:
 
 
 @dataclass(frozen=True)
-class WeightBits:
-    method: str
-    bits: Fraction
-    format: str
-    source: str
-    read_on: str
-
-
-@dataclass(frozen=True)
 class EfficiencyModel:
     scale_up_min_link_gbs: Fraction
     pair_bridge_marker: str
     gpus_per_node: int
     training_mfu: tuple  # ((gpu_class, architecture, Figure), …)
     scaling: tuple  # CountRule…, in the file's order: the first that matches applies
-    decode: tuple  # CountRule…
-    decode_compute: Figure
-    weight_bits: tuple  # WeightBits…
     fine_tuning_examples: int
     fine_tuning_tokens_per_example: int
     fine_tuning_epochs: int
@@ -94,13 +82,6 @@ class EfficiencyModel:
         first rule of the file that matches."""
         return next(rule for rule in self.scaling if rule.matches(gpu_class, gpus, work))
 
-    def decode_rule(self, gpu_class, gpus):
-        return next(rule for rule in self.decode if rule.matches(gpu_class, gpus))
-
-    def bits_per_weight(self, method_key):
-        """The stored bits per weight of an inference method's format, or None for a training method."""
-        return next((row for row in self.weight_bits if row.method == method_key), None)
-
     @property
     def fine_tuning_billion_tokens(self):
         tokens = self.fine_tuning_examples * self.fine_tuning_tokens_per_example * self.fine_tuning_epochs
@@ -110,8 +91,6 @@ class EfficiencyModel:
         """Every figure with its source, for the page: (what, Figure)."""
         yield from ((("training", c, a), f) for c, a, f in self.training_mfu)
         yield from ((("scaling", r.gpu_class, r.up_to_gpus), r.figure) for r in self.scaling)
-        yield from ((("decode", r.gpu_class, r.up_to_gpus), r.figure) for r in self.decode)
-        yield ("decode_compute",), self.decode_compute
 
 
 def figure(row, key="share"):
@@ -134,10 +113,6 @@ def read_efficiency(text):
         gpus_per_node=int(classes["gpus_per_node"]),
         training_mfu=tuple((row["gpu_class"], row["architecture"], figure(row)) for row in data["training_mfu"]),
         scaling=count_rules(data["scaling"]),
-        decode=count_rules(data["decode"]),
-        decode_compute=figure(data["decode_compute"]),
-        weight_bits=tuple(WeightBits(row["method"], Fraction(row["bits"]), row["format"], row.get("source", ""),
-                                     row.get("read_on", "")) for row in data["weight_bits"]),
         fine_tuning_examples=int(data["fine_tuning_default"]["examples"]),
         fine_tuning_tokens_per_example=int(data["fine_tuning_default"]["tokens_per_example"]),
         fine_tuning_epochs=int(data["fine_tuning_default"]["epochs"]),
@@ -151,8 +126,6 @@ def read_efficiency(text):
         for work in WORKS:
             if not any(rule.matches(gpu_class, 10**6, work) for rule in model.scaling):
                 raise ValueError(f"no scaling rule for any count of {gpu_class} doing {work}")
-        if not any(rule.matches(gpu_class, 10**6) for rule in model.decode):
-            raise ValueError(f"no decode rule for any count of {gpu_class}")
     return model
 
 

@@ -1,11 +1,20 @@
 """The sizing calculator's answer: the memory a model needs for a method (with the KV cache apart for
 inference), and for every GPU the fewest of 1, 2, 4 or 8 that hold it and their hourly cost, cheapest
-first. The rules are in ``sizing``; this works on GPUs and presets already fetched: no queries. A method is
-anything with ``bytes_per_parameter`` and ``serves`` (a ``catalog.sizing_methods.SizingMethod``)."""
+first. Training follows the sizing rules of ``sizing``; serving follows the memory model the inference tab uses
+(``memory``: the weights at their format's bits, the engine's usable share, the paged KV cache), so a model fits on
+the same GPUs in both tabs. Works on GPUs and presets already fetched: no queries. A method is anything with
+``bytes_per_parameter``, ``serves`` and ``key`` (a ``catalog.sizing_methods.SizingMethod``)."""
 from dataclasses import dataclass
 from fractions import Fraction
 
 from catalog import sizing
+
+from . import memory
+from .serving_data import serving_data
+
+# The weight format each serving method of the sizing registry stands for in the memory model.
+SERVING_FORMATS = {"weights_16bit": "bf16", "weights_8bit": "fp8", "weights_4bit": "int4"}
+FIT_KV_BYTES = 2  # the fit tab's KV cache is in 16 bits
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,7 @@ class Configuration:
     gpu: object
     gpu_count: int  # None when even the largest configuration is too small
     hourly_cost: object  # None without a live price or a configuration that fits
+    usable_share: Fraction = sizing.USABLE_MEMORY_SHARE  # of each GPU's memory counted for the model
 
     @property
     def fits(self):
@@ -52,7 +62,8 @@ class Configuration:
     @property
     def usable_gb(self):
         """Usable memory of the configuration, or of the largest one when none fits."""
-        return sizing.usable_memory_gb(self.gpu.memory_gb, self.gpu_count or max(sizing.CALCULATOR_GPU_COUNTS))
+        count = self.gpu_count or max(sizing.CALCULATOR_GPU_COUNTS)
+        return sizing.exact(self.gpu.memory_gb) * count * self.usable_share
 
 
 def preset_shape(preset):
@@ -70,29 +81,40 @@ def nearest_preset(presets, model_billion_params):
     return min(presets, key=ratio, default=None)
 
 
+def serving_format(method):
+    return serving_data().weight_format(SERVING_FORMATS[method.key])
+
+
 def memory_requirement(model_billion_params, method, shape=None, context_tokens=None, batch_size=None):
-    """The memory a model needs for ``method``; for inference, the KV cache of ``shape`` for ``batch_size``
-    sequences of ``context_tokens`` tokens is added."""
-    model_gb = sizing.required_memory_gb(model_billion_params, method.bytes_per_parameter)
+    """The memory a model needs for ``method``; to serve it, the weights at their format's bits and the paged KV
+    cache (16 bits) of ``batch_size`` sequences of ``context_tokens`` tokens."""
     if not method.serves:
+        model_gb = sizing.required_memory_gb(model_billion_params, method.bytes_per_parameter)
         return MemoryRequirement(sizing.exact(model_billion_params), method, model_gb, Fraction(0))
-    kv_cache_gb = sizing.kv_cache_gb(shape.layers, shape.kv_heads, shape.head_dim, context_tokens, batch_size)
+    model_gb = memory.weights_gb(model_billion_params, serving_format(method).bits)
+    per_token = memory.kv_bytes_per_token(shape, FIT_KV_BYTES)
+    kv_cache_gb = Fraction(per_token * memory.tokens_held(context_tokens) * batch_size, memory.BYTES_PER_GB)
     return MemoryRequirement(
         sizing.exact(model_billion_params), method, model_gb, kv_cache_gb, shape, context_tokens, batch_size,
     )
 
 
-def configuration(gpu, required_gb):
-    gpu_count = sizing.fewest_gpus(required_gb, gpu.memory_gb)
+def configuration(gpu, requirement):
+    if requirement.is_inference:
+        plan = memory.fewest_gpus(gpu.memory_gb, requirement.model_gb, requirement.shape, FIT_KV_BYTES,
+                                  requirement.context_tokens, requirement.batch_size)
+        gpu_count, share = (plan.gpus if plan else None), serving_data().memory_utilization
+    else:
+        gpu_count, share = sizing.fewest_gpus(requirement.total_gb, gpu.memory_gb), sizing.USABLE_MEMORY_SHARE
     priced = gpu_count is not None and gpu.price_usd_per_hour is not None
-    return Configuration(gpu, gpu_count, gpu_count * gpu.price_usd_per_hour if priced else None)
+    return Configuration(gpu, gpu_count, gpu_count * gpu.price_usd_per_hour if priced else None, share)
 
 
-def configurations(gpus, required_gb):
-    """Every GPU's smallest configuration that holds ``required_gb``: cheapest first, then those without a
+def configurations(gpus, requirement):
+    """Every GPU's smallest configuration that holds the requirement: cheapest first, then those without a
     live price, then those that need more than the largest configuration, most memory first."""
     return sorted(
-        (configuration(gpu, required_gb) for gpu in gpus),
+        (configuration(gpu, requirement) for gpu in gpus),
         key=lambda c: (not c.fits, c.hourly_cost is None, c.hourly_cost or 0, c.gpu_count or 0, -c.gpu.memory_gb,
                        c.gpu.name),
     )

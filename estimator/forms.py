@@ -7,16 +7,18 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from catalog.forms import QueryForm
 from catalog.sizing import FULL_TRAINING_FLOPS_PER_PARAMETER_TOKEN as FULL_TRAINING_FACTOR
-from catalog.sizing_methods import SIZING_METHODS, calculator_label, sizing_method
+from catalog.sizing_methods import SIZING_METHODS, calculator_label, calculator_name, sizing_method
 from core.exact_numbers import exact
 from core.formatting import format_number, format_share, plural_count
 from core.number_fields import LocalizedNumberField, NumberFormatField
 
 from . import formulas as estimates
 from .efficiency import efficiency_model
-from .fit import KVCacheShape, memory_requirement, nearest_preset, preset_shape
-from .inference import inference_estimate
-from .texts import tokens_text
+from .fit import KVCacheShape, memory_requirement, nearest_preset, preset_shape, serving_format
+from .inference import Request, inference_estimate
+from .memory import GPU_COUNTS
+from .serving_data import serving_data
+from .texts import tokens_text, weight_format_label, weight_format_name
 from .training import training_estimate
 from .training_memory import memory_figures, training_bounds
 
@@ -80,6 +82,17 @@ def preset_label(preset):
     }
 
 
+def method_choice_label(method):
+    """A method as the calculator offers it: a training method with its bytes per parameter (the sizing registry's),
+    a serving one with its weights' format as the memory model counts it."""
+    if not method.serves:
+        return calculator_label(method)
+    weight_format = serving_format(method)
+    return _("%(method)s (%(format)s, %(bits)s bits per weight)") % {
+        "method": calculator_name(method), "format": weight_format_name(weight_format),
+        "bits": format_number(weight_format.bits)}
+
+
 class CalculatorForm(QueryForm):
     nf = NumberFormatField()
     size = billions_field(
@@ -117,7 +130,8 @@ class CalculatorForm(QueryForm):
     def __init__(self, *args, presets, **kwargs):
         super().__init__(*args, **kwargs)
         self.presets = {preset.slug: preset for preset in presets}
-        self.fields["method"].choices = [(method.key, calculator_label(method)) for method in SIZING_METHODS]
+        if "method" in self.fields:
+            self.fields["method"].choices = [(method.key, method_choice_label(method)) for method in SIZING_METHODS]
         self.fields["shape"].choices = (
             [("", _("The preset nearest to the model size"))]
             + [(preset.slug, preset_label(preset)) for preset in presets]
@@ -400,18 +414,53 @@ class TrainingForm(QueryForm):
                                  checkpointing=data["checkpointing"] != "off", optimizer=data["optimizer"] or "adam")
 
 
-class InferenceForm(CalculatorForm):
-    """Inference cost per million tokens: the sizing calculator's inference inputs and a mixture of experts'
-    active parameters; the model size (and active parameters) may come from the chosen preset shape."""
+DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS = 1000, 500
+SERVING_RANGES = {"input": (1, 1_048_576), "output": (1, 1_048_576), "batch": (1, 1024)}
 
+
+class InferenceForm(CalculatorForm):
+    """Serving a model: its size or preset shape (and a mixture of experts' active parameters), the weights' and the
+    KV cache's formats, the prompt and answer lengths, the batch (empty: maximum load) and the GPU count (empty:
+    the fewest that hold it)."""
+
+    method = None
+    context = None
     active = active_parameters_field()
+    # Unchosen, a format is the default one (the form's initial choice).
+    weights = forms.TypedChoiceField(
+        label=gettext_lazy("Weights"), widget=forms.RadioSelect, initial="fp8", required=False, empty_value="fp8",
+        error_messages={"invalid_choice": gettext_lazy("Choose one of the formats listed.")},
+    )
+    kv = forms.TypedChoiceField(
+        label=gettext_lazy("KV cache"), widget=forms.RadioSelect, initial="16", required=False, empty_value="16",
+        error_messages={"invalid_choice": gettext_lazy("Choose one of the formats listed.")},
+    )
+    input = whole_number_field(gettext_lazy("Prompt tokens (input)"), initial=DEFAULT_INPUT_TOKENS)
+    output = whole_number_field(gettext_lazy("Answer tokens (output)"), initial=DEFAULT_OUTPUT_TOKENS)
+    gpus = forms.TypedChoiceField(
+        label=gettext_lazy("GPUs (tensor parallel)"), required=False, coerce=int, empty_value=None,
+        error_messages={"invalid_choice": gettext_lazy("Choose a GPU count from the list.")},
+    )
+
+    field_order = ["nf", "size", "shape", "active", "weights", "kv", "input", "output", "batch", "gpus", "layers",
+                   "kv_heads", "head_dim"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        data = serving_data()
         self.fields["size"].required = False
-        self.fields["method"].choices = [
-            (method.key, calculator_label(method)) for method in SIZING_METHODS if method.serves]
-        self.fields["method"].initial = "weights_16bit"
+        self.fields["weights"].choices = [(item.key, weight_format_label(item)) for item in data.weights]
+        self.fields["kv"].choices = [("16", _("16 bits (BF16 or FP16)")), ("fp8", _("8 bits (FP8)"))]
+        self.fields["gpus"].choices = [("", _("The fewest that hold the model"))] + [
+            (count, format_number(count)) for count in GPU_COUNTS]
+        self.fields["input"].help_text = _("Tokens of each prompt. Empty: %(tokens)s.") % {
+            "tokens": format_number(DEFAULT_INPUT_TOKENS)}
+        self.fields["output"].help_text = _("Tokens of each answer. Empty: %(tokens)s.") % {
+            "tokens": format_number(DEFAULT_OUTPUT_TOKENS)}
+        self.fields["batch"].initial = None
+        self.fields["batch"].help_text = _(
+            "Sequences served at the same time (concurrent users). Empty: the most the memory holds, up to "
+            "%(limit)s.") % {"limit": format_number(data.max_sequences)}
 
     def clean_size(self):
         if self.cleaned_data["size"] is None:
@@ -419,7 +468,11 @@ class InferenceForm(CalculatorForm):
         return super().clean_size()
 
     def clean(self):
-        data = super().clean()
+        data = forms.Form.clean(self)
+        for name, (low, high) in {**WHOLE_NUMBER_RANGES, **SERVING_RANGES}.items():
+            if name in self.fields:
+                check_whole_number(self, name, low, high)
+        self.check_kv_cache_shape(data)
         if data.get("size") is None and "size" not in self.errors:
             preset = self.presets.get(data.get("shape"))
             if preset is None:
@@ -432,10 +485,16 @@ class InferenceForm(CalculatorForm):
         check_active(self, data)
         return data
 
-    def estimate(self, gpus):
-        """Every GPU's decode speed and cost per million tokens; call on a valid form."""
+    def serving_request(self):
+        """What the visitor serves; call on a valid form."""
         data = self.cleaned_data
-        return inference_estimate(
-            gpus, data["size"], data["method"].key, self.kv_cache_shape(),
-            DEFAULT_CONTEXT_TOKENS if data["context"] is None else data["context"],
-            DEFAULT_BATCH_SIZE if data["batch"] is None else data["batch"], data.get("active"))
+        size = exact(data["size"])
+        return Request(
+            size, exact(data["active"]) if data.get("active") is not None else size, self.kv_cache_shape(),
+            data["weights"], data["kv"],
+            DEFAULT_INPUT_TOKENS if data["input"] is None else data["input"],
+            DEFAULT_OUTPUT_TOKENS if data["output"] is None else data["output"], data["batch"], data["gpus"])
+
+    def estimate(self, gpus):
+        """Every GPU's serving speed and cost; call on a valid form."""
+        return inference_estimate(gpus, self.serving_request())

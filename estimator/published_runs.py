@@ -1,8 +1,8 @@
 """Published runs the estimator is checked against (``data/published_runs.toml``): training runs with their
-reported GPU-hours and serving figures with their decode speed per sequence, each with its source and a quoted
-excerpt. A run is in the calibration set (its figures chose the efficiencies in ``efficiency.toml``) or in the
-held-out set (never used to choose them). ``check_*`` compute the estimator's figure for a run the way the
-calculator does, and the ratio estimate ÷ published. Pure: no Django."""
+reported GPU-hours and serving runs with their output tokens per second (every sequence together), each with its
+source and a quoted excerpt. A run is in the calibration set (its figures chose the efficiencies in
+``efficiency.toml`` and ``serving.toml``) or in the held-out set (never used to choose them). ``check_*`` compute
+the estimator's figure for a run the way the calculator does, and the ratio estimate ÷ published. Pure: no Django."""
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,13 +11,14 @@ from pathlib import Path
 
 from core.exact_numbers import exact
 
-from .fit import KVCacheShape
-from .inference import inference_estimate
+from .inference import Request, inference_estimate
+from .memory import Shape
 from .training import training_estimate
 from .training_memory import FITS, fit_status, training_memory
 
 PUBLISHED_RUNS_TOML = Path(__file__).resolve().parent / "data" / "published_runs.toml"
 CALIBRATION, HELD_OUT = "calibration", "held_out"
+DECODE, SERVING = "decode", "serving"
 
 
 @dataclass(frozen=True)
@@ -43,20 +44,27 @@ class TrainingRun:
 
 
 @dataclass(frozen=True)
-class DecodeRun:
+class ServingRun:
     name: str
     billion_params: Fraction
-    active_billion_params: Fraction
-    method: str  # the calculator's inference method for the run's weights
-    shape: KVCacheShape
-    context_tokens: int
-    batch_size: int
+    active_billion_params: Fraction  # None: dense
+    weights: str  # a weight format of serving.toml
+    kv: str  # a KV-cache format of serving.toml
+    shape: Shape
+    input_tokens: int
+    output_tokens: int
+    batch: int  # 0: maximum load
     gpu: str
     gpu_count: int
     engine: str
-    published_tokens_per_second: Fraction  # per sequence
+    published_tokens_per_second: Fraction  # output tokens, every sequence together
     set: str
     source: Source
+
+    @property
+    def band(self):
+        """The band the run is held to: decoding one sequence, or serving a batch."""
+        return DECODE if self.batch == 1 else SERVING
 
 
 @dataclass(frozen=True)
@@ -112,24 +120,24 @@ def source(row):
 
 
 def read_published_runs(text):
-    """(training runs, decode runs) from the data file's text."""
+    """(training runs, serving runs) from the data file's text."""
     data = tomllib.loads(text)
     training = tuple(TrainingRun(
         row["name"], exact(row["billion_params"]), optional(row, "active_billion_params"),
         exact(row["billion_tokens"]), row["gpu"], row["gpu_as_published"], exact(row["published_gpu_hours"]),
         row["precision"], row["set"], source(row),
     ) for row in data["training"])
-    decode = tuple(DecodeRun(
-        row["name"], exact(row["billion_params"]), optional(row, "active_billion_params"), row["method"],
-        KVCacheShape(int(row["layers"]), int(row["kv_heads"]), int(row["head_dim"])), int(row["context_tokens"]),
-        int(row["batch"]), row["gpu"], int(row["gpu_count"]), row["engine"],
+    serving = tuple(ServingRun(
+        row["name"], exact(row["billion_params"]), optional(row, "active_billion_params"), row["weights"], row["kv"],
+        Shape(int(row["layers"]), int(row["kv_heads"]), int(row["head_dim"])), int(row["input_tokens"]),
+        int(row["output_tokens"]), int(row["batch"]), row["gpu"], int(row["gpu_count"]), row["engine"],
         exact(row["published_tokens_per_second"]), row["set"], source(row),
-    ) for row in data["decode"])
-    for run in training + decode:
+    ) for row in data["serving"])
+    for run in training + serving:
         if run.set not in (CALIBRATION, HELD_OUT) or not run.source.url.startswith("https://") \
                 or not run.source.excerpt:
             raise ValueError(f"{run.name}: a set, an https source and a quoted excerpt are required")
-    return training, decode
+    return training, serving
 
 
 def read_memory_runs(text):
@@ -177,19 +185,21 @@ def check_training(run, gpu, method, model=None):
     return Check(run, gpu, hours, hours / run.published_gpu_hours)
 
 
-def check_decode(run, gpu, model=None):
-    """The estimator's decode speed per sequence on the run's GPUs, against the published speed."""
-    estimate = inference_estimate([gpu], run.billion_params, run.method, run.shape, run.context_tokens,
-                                  run.batch_size, run.active_billion_params, model, gpu_count=run.gpu_count)
-    speed = estimate.rows[0].per_sequence
+def check_serving(run, gpu):
+    """The estimator's output tokens per second on the run's GPUs, at its batch (or maximum load), against the
+    published figure."""
+    request = Request(run.billion_params, run.active_billion_params or run.billion_params, run.shape, run.weights,
+                      run.kv, run.input_tokens, run.output_tokens, run.batch or None, run.gpu_count)
+    row = inference_estimate([gpu], request).rows[0]
+    speed = row.result.output_tokens_per_second
     return Check(run, gpu, speed, speed / run.published_tokens_per_second)
 
 
 def checks(gpus_by_slug, full_training_method, model=None):
-    """Every run's check whose GPU is in the catalogue: (training checks, decode checks)."""
-    training, decode = published_runs()
+    """Every run's check whose GPU is in the catalogue: (training checks, serving checks)."""
+    training, serving = published_runs()
     return (
         tuple(check_training(run, gpus_by_slug[run.gpu], full_training_method, model)
               for run in training if run.gpu in gpus_by_slug),
-        tuple(check_decode(run, gpus_by_slug[run.gpu], model) for run in decode if run.gpu in gpus_by_slug),
+        tuple(check_serving(run, gpus_by_slug[run.gpu]) for run in serving if run.gpu in gpus_by_slug),
     )

@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext as _
 
 from catalog import sizing
@@ -35,7 +35,10 @@ from core.per_version import PerContentVersion
 from . import formulas
 from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
 from .inference import NO_BANDWIDTH
+from .inference import TOO_SMALL as TOO_SMALL_TO_SERVE
+from .memory import GPU_COUNTS, kv_bytes_per_token
 from .published_runs import HELD_OUT, checks, memory_checks
+from .serving_data import serving_data
 from .training import HOURS_PER_DAY, NO_BF16, TOO_SMALL
 from .training_memory import FITS, NO_HEADROOM, memory_figures, training_bounds
 from .training_memory import TOO_SMALL as TOO_SMALL_MEMORY
@@ -318,9 +321,9 @@ def training_context(form, gpus, paths):
 
 def inference_problem(row):
     if row.problem == NO_BANDWIDTH:
-        return _("No published memory bandwidth: no estimate.")
-    if row.problem == TOO_SMALL:
-        largest = max(sizing.CALCULATOR_GPU_COUNTS)
+        return _("No published memory bandwidth or peak: no estimate.")
+    if row.problem == TOO_SMALL_TO_SERVE:
+        largest = max(GPU_COUNTS)
         return ngettext("Does not fit on %(count)s GPU.", "Does not fit on %(count)s GPUs.", largest) % {
             "count": format_number(largest)}
     return ""
@@ -332,23 +335,37 @@ def tokens_per_second(value):
         "tokens": format_number(value)}
 
 
+def seconds_text(seconds):
+    """A latency: milliseconds below a second, seconds from one up."""
+    seconds = as_decimal(seconds)
+    if seconds < 1:
+        return format_quantity(significant(seconds * 1000), "ms")
+    return format_quantity(significant(seconds), "s")
+
+
 def inference_rows(estimate, paths):
-    return [{
-        "gpu": row.gpu,
-        "path": paths[row.gpu.slug],
-        "marks": [_("Cheapest")] if row.cheapest else [],
-        "gpus": gpus_text(row.gpu_count) if row.gpu_count else "",
-        "bandwidth": peak_text(row.bandwidth_gbs, row.bandwidth_derived, "GB/s") if row.bandwidth_gbs else "",
-        "ceiling": tokens_per_second(row.ceiling_per_sequence) if row.ceiling_per_sequence else "",
-        "decode_share": format_share(row.decode_share.figure.share) if row.decode_share else "",
-        "per_sequence": tokens_per_second(row.per_sequence) if row.per_sequence else "",
-        "aggregate": tokens_per_second(row.aggregate) if row.aggregate else "",
-        "compute_bound": row.compute_bound,
-        "hourly": format_usd_estimate(row.hourly_cost) if row.hourly_cost is not None else "",
-        "per_million": format_usd_rate(row.usd_per_million) if row.usd_per_million is not None else (
-            _("No live offer") if row.problem is None else ""),
-        "problem": inference_problem(row),
-    } for row in estimate.rows]
+    rows = []
+    for row in estimate.rows:
+        result = row.result
+        rows.append({
+            "gpu": row.gpu,
+            "path": paths[row.gpu.slug],
+            "marks": [_("Cheapest")] if row.cheapest else [],
+            "gpus": gpus_text(row.gpu_count) if row.gpu_count else "",
+            "batch": format_number(result.batch) if result else "",
+            "fits": format_number(row.plan.batch_that_fits) if row.plan else "",
+            "per_gpu": tokens_per_second(row.tokens_per_second_per_gpu) if result else "",
+            "ttft": seconds_text(result.time_to_first_token) if result else "",
+            "tpot": seconds_text(result.time_per_output_token) if result else "",
+            "compute_bound": bool(result) and not result.memory_bound,
+            "hourly": format_usd_estimate(row.hourly_cost) if row.hourly_cost is not None else "",
+            "per_million_output": format_usd_rate(row.usd_per_million_output)
+            if row.usd_per_million_output is not None else (_("No live offer") if row.problem is None else ""),
+            "per_million_input": format_usd_rate(row.usd_per_million_input)
+            if row.usd_per_million_input is not None else "",
+            "problem": inference_problem(row),
+        })
+    return rows
 
 
 def recommended_inference(estimate):
@@ -357,23 +374,25 @@ def recommended_inference(estimate):
         return None
     row = cheapest[0]
     return {"gpu": row.gpu, "count": row.gpu_count, "name": configuration_name(row),
-            "detail": _("%(price)s per million tokens, %(speed)s per sequence") % {
-                "price": format_usd_rate(row.usd_per_million), "speed": tokens_per_second(row.per_sequence)}}
+            "detail": _("%(price)s per million output tokens, %(speed)s per GPU") % {
+                "price": format_usd_rate(row.usd_per_million_all_in),
+                "speed": tokens_per_second(row.tokens_per_second_per_gpu)}}
 
 
 def inference_chart(estimate):
-    priced = [row for row in estimate.rows if row.usd_per_million is not None]
+    priced = [row for row in estimate.rows if row.usd_per_million_all_in is not None]
     if not priced:
         return None
-    rows = tuple((configuration_name(row), tokens_per_second(row.per_sequence),
-                  format_usd_rate(row.usd_per_million)) for row in priced)
+    speeds = [1 / row.result.time_per_output_token for row in priced]
+    rows = tuple((configuration_name(row), tokens_per_second(speed), format_usd_rate(row.usd_per_million_all_in))
+                 for row, speed in zip(priced, speeds, strict=True))
     highlighted = {index: _("Cheapest: %(configuration)s") % {"configuration": rows[index][0]}
                    for index, row in enumerate(priced) if row.cheapest}
-    fastest = max(range(len(priced)), key=lambda index: priced[index].per_sequence)
+    fastest = max(range(len(priced)), key=lambda index: speeds[index])
     text = _("Fastest: %(configuration)s") % {"configuration": rows[fastest][0]}
     highlighted[fastest] = (_("Cheapest and fastest: %(configuration)s") % {"configuration": rows[fastest][0]}
                             if fastest in highlighted else text)
-    speeds, prices = [row.per_sequence for row in priced], [row.usd_per_million for row in priced]
+    prices = [row.usd_per_million_all_in for row in priced]
     return Chart(
         key="inference-chart",
         title=_("Cost per million tokens against speed per sequence"),
@@ -381,7 +400,7 @@ def inference_chart(estimate):
                   "the faster each answer; the lower, the cheaper each token."),
         description="; ".join(f"{name}: {speed}, {price}" for name, speed, price in rows),
         layout=cost_chart(
-            [(name, row.per_sequence, row.usd_per_million) for (name, _s, _p), row in zip(rows, priced, strict=True)],
+            [(name, speed, price) for (name, _s, _p), speed, price in zip(rows, speeds, prices, strict=True)],
             highlighted, _("Tokens per second per sequence (logarithmic)"),
             _("US dollars per million generated tokens (logarithmic)"),
             powers_of_ten(decade(min(speeds)) - 1, decade(max(speeds)) + 1, format_number, NICE_DIGITS),
@@ -396,27 +415,23 @@ def inference_chart(estimate):
 def inference_context(form, gpus, paths):
     """``paths``: {slug: the GPU's page}."""
     estimate = form.estimate(gpus)
-    requirement = form.requirement()
-    shape = requirement.shape
-    bits = estimate.bits_per_weight
+    request = estimate.request
     return {
         "estimate": estimate,
-        "method_name": requirement.method.name,
-        "size": billions_text(estimate.total_billion_params),
-        "active": (billions_text(estimate.active_billion_params)
-                   if estimate.active_billion_params != estimate.total_billion_params else ""),
-        "bits": format_number(bits.bits),
-        "format": bits.format,
+        "method_name": _("serving with %(format)s weights") % {"format": weight_format_name(estimate.weight_format)},
+        "size": billions_text(request.total_billion_params),
+        "active": (billions_text(request.active_billion_params)
+                   if request.active_billion_params != request.total_billion_params else ""),
+        "bits": format_number(estimate.weight_format.bits),
+        "format": weight_format_label(estimate.weight_format),
+        "kv_bytes": estimate.kv_format.bytes,
         "weights": format_memory(estimate.weights_gb),
-        "weights_read": format_memory(estimate.weights_read_gb),
-        "kv_per_sequence": format_memory(estimate.kv_cache_gb_per_sequence),
-        "step": format_memory(estimate.step_gb),
-        "required": format_memory(estimate.required_gb),
-        "batch": format_number(estimate.batch_size),
-        "batch_size": estimate.batch_size,
-        "context_tokens": format_number(estimate.context_tokens),
-        "context_count": estimate.context_tokens,
-        "shape": shape,
+        "kv_per_token": format_number(kv_bytes_per_token(request.shape, estimate.kv_format.bytes)),
+        "input": format_number(request.input_tokens),
+        "output": format_number(request.output_tokens),
+        "batch": format_number(request.batch) if request.batch else "",
+        "utilization": format_share(serving_data().memory_utilization),
+        "shape": request.shape,
         "rows": inference_rows(estimate, paths),
         "recommended": recommended_inference(estimate),
         "chart": inference_chart(estimate),
@@ -442,7 +457,7 @@ def class_text(gpu_class):
 
 
 def efficiency_rows():
-    """Every efficiency figure the estimator applies, with its basis and source, for the assumptions block."""
+    """The training tab's efficiency figures, with their basis and source, for the assumptions block."""
     model = efficiency_model()
     training = [figure_row(_("Training utilization, %(class)s, %(architecture)s") % {
         "class": class_text(gpu_class),
@@ -451,17 +466,37 @@ def efficiency_rows():
     scaling = [figure_row(_("Scaling kept, %(class)s, %(count)s") % {
         "class": class_text(rule.gpu_class), "count": count_text(rule.up_to_gpus)}, rule.figure)
         for rule in model.scaling]
-    decode = [figure_row(_("Share of the decode ceiling, %(class)s, %(count)s") % {
-        "class": class_text(rule.gpu_class), "count": count_text(rule.up_to_gpus)}, rule.figure)
-        for rule in model.decode]
-    compute = [figure_row(_("Share of the BF16 peak when decoding is compute-bound"), model.decode_compute)]
-    return training + scaling + decode + compute
+    return training + scaling
+
+
+def basis_row(what, value, basis):
+    return {"what": what, "share": value, "basis": gettext(basis.text) if basis.text else "",
+            "source": basis.source, "read_on": basis.read_on}
+
+
+def serving_rows():
+    """The serving figures: the memory engines reserve, and each platform's shares of the bandwidth and the peak."""
+    data = serving_data()
+    rows = [
+        basis_row(_("Memory an engine uses"), format_share(data.memory_utilization), data.utilization_basis),
+        basis_row(_("Most sequences at once"), format_number(data.max_sequences), data.max_sequences_basis),
+    ]
+    for platform in data.platforms:
+        rows.append(basis_row(_("Share of the memory bandwidth a decode step reaches, %(platform)s") % {
+            "platform": platform.name}, format_share(platform.bandwidth_share), platform.basis))
+        rows.append(basis_row(_("Share of the peak at the weights' precision, %(platform)s") % {
+            "platform": platform.name}, format_share(platform.compute_share), platform.basis))
+    rows.append(basis_row(_("Fixed time of a decode step"),
+                          format_quantity(format_number(data.step_overhead_seconds * 1000), "ms"),
+                          data.overhead_basis))
+    rows.append(basis_row(_("Share of the link an all-reduce reaches"), format_share(data.link_share),
+                          data.step_basis))
+    return rows
 
 
 def weight_bits_rows():
-    model = efficiency_model()
-    return [{"method": sizing_method(row.method).name, "bits": format_number(row.bits), "format": row.format,
-             "source": row.source} for row in model.weight_bits]
+    return [{"method": weight_format_name(item), "bits": format_number(item.bits),
+             "format": gettext(item.basis.text), "source": item.basis.source} for item in serving_data().weights]
 
 
 def ratio_text(ratio):
@@ -472,7 +507,7 @@ def ratio_text(ratio):
 class PublishedChecks(NamedTuple):
     version: int
     training: tuple
-    decode: tuple
+    serving: tuple
     memory: tuple = ()
 
 
@@ -492,19 +527,26 @@ published_checks = PerContentVersion(load_published_checks)
 def published_run_rows(gpus):
     """The check against published runs: each run's published figure, our estimate and the ratio."""
     found = published_checks(gpus)
-    training, decode = found.training, found.decode
+    training, serving = found.training, found.serving
     training_rows_ = [{
         "name": check.run.name, "gpu": check.run.gpu_as_published, "held_out": check.run.set == HELD_OUT,
         "published": format_gpu_hours(check.run.published_gpu_hours), "estimate": format_gpu_hours(check.estimate),
         "ratio": ratio_text(check.ratio), "source": check.run.source,
+        "note": gettext(check.run.source.note) if check.run.source.note else "",
     } for check in training]
-    decode_rows = [{
+    serving_rows_ = [{
         "name": check.run.name,
+        "weights": weight_format_label(serving_data().weight_format(check.run.weights)),
+        "kv": _("16-bit KV cache") if check.run.kv == "16" else _("FP8 KV cache"),
+        "tokens": _("%(input)s → %(output)s") % {"input": format_number(check.run.input_tokens),
+                                                 "output": format_number(check.run.output_tokens)},
+        "batch": format_number(check.run.batch) if check.run.batch else _("maximum load"),
         "gpu": _("%(gpu)s × %(count)s") % {"gpu": check.gpu.name, "count": format_number(check.run.gpu_count)},
         "engine": check.run.engine, "held_out": check.run.set == HELD_OUT,
         "published": tokens_per_second(check.run.published_tokens_per_second),
         "estimate": tokens_per_second(check.estimate), "ratio": ratio_text(check.ratio), "source": check.run.source,
-    } for check in decode]
+        "note": gettext(check.run.source.note) if check.run.source.note else "",
+    } for check in serving]
     memory_rows = [{
         "name": check.run.name,
         "gpu": _("%(gpu)s × %(count)s") % {"gpu": check.run.gpu_as_published,
@@ -515,9 +557,9 @@ def published_run_rows(gpus):
                       else _("fit") if check.run.fits else _("out of memory")),
         "estimate": format_memory(check.estimate_gb), "status": memory_status_text(check.status),
         "ratio": ratio_text(check.ratio) if check.ratio is not None else "", "agrees": check.agrees,
-        "source": check.run.source,
+        "source": check.run.source, "note": gettext(check.run.source.note) if check.run.source.note else "",
     } for check in found.memory]
-    return {"training": training_rows_, "decode": decode_rows, "memory": memory_rows}
+    return {"training": training_rows_, "serving": serving_rows_, "memory": memory_rows}
 
 
 def bytes_text(value):
@@ -581,6 +623,9 @@ def assumption_figures():
         "max_utilization": format_share(formulas.MAX_UTILIZATION),
         "seconds_per_hour": format_number(formulas.SECONDS_PER_HOUR),
         "decode_factor": formulas.DECODE_FLOPS_PER_PARAMETER_TOKEN,
+        "memory_utilization": format_share(serving_data().memory_utilization),
+        "block_tokens": format_number(serving_data().block_tokens),
+        "max_sequences": format_number(serving_data().max_sequences),
         "million": format_number(formulas.TOKENS_PER_MILLION),
         "usable_share": format_share(sizing.USABLE_MEMORY_SHARE),
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
@@ -589,5 +634,17 @@ def assumption_figures():
         "link": format_quantity(model.scale_up_min_link_gbs, "GB/s"),
         "efficiencies": efficiency_rows(),
         "training_memory": training_memory_rows(),
+        "serving": {"efficiencies": serving_rows()},
         "weight_bits": weight_bits_rows(),
     }
+
+
+def weight_format_name(weight_format):
+    names = {"bf16": _("BF16 or FP16"), "fp8": _("FP8"), "int4": _("INT4 (AWQ or GPTQ, groups of 128)"),
+             "q4_k_m": _("llama.cpp Q4_K_M")}
+    return names.get(weight_format.key, weight_format.key)
+
+
+def weight_format_label(weight_format):
+    return _("%(format)s: %(bits)s bits per weight") % {"format": weight_format_name(weight_format),
+                                                          "bits": format_number(weight_format.bits)}

@@ -7,15 +7,26 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog import sizing
-from catalog.sizing_methods import SIZING_METHODS, calculator_label, calculator_name
+from catalog.sizing_methods import SIZING_METHODS, calculator_name
 from catalog.views import query_paths
 from core.formatting import format_share
 from core.page_cache import cached_page, canonical_page
 from core.pages import page_context
 
-from .fit import configurations
-from .forms import FITS, INFERENCE, TRAINING, CalculatorForm, InferenceForm, TrainingForm, answer_of
+from .fit import configurations, serving_format
+from .forms import (
+    FITS,
+    INFERENCE,
+    TRAINING,
+    CalculatorForm,
+    InferenceForm,
+    TrainingForm,
+    answer_of,
+    method_choice_label,
+)
+from .memory import tokens_held
 from .page_parts import calculator_parts
+from .serving_data import serving_data
 from .texts import (
     assumption_figures,
     inference_context,
@@ -72,19 +83,21 @@ def answer_result(answer, form, parts, language):
     if answer == INFERENCE:
         return inference_context(form, gpus, paths)
     requirement = form.requirement()
-    ranked = configurations(gpus, requirement.total_gb)
+    ranked = configurations(gpus, requirement)
     largest = max(sizing.CALCULATOR_GPU_COUNTS)
     return {
         "requirement": requirement,
         "method_name": calculator_name(requirement.method),
         # A GPU's row shows the GPU and its fewest GPUs alone: rendered once per GPU count (``page_parts``).
-        "rows": [parts.rendered(("configuration row", c.gpu.slug, c.gpu_count), language,
+        "rows": [parts.rendered(("configuration row", c.gpu.slug, c.gpu_count, c.usable_share), language,
                                 "includes/estimator/calculator_result_row.html",
                                 lambda c=c: {"configuration": c, "count": largest, "path": paths[c.gpu.slug]})
                  for c in ranked],
         "recommended": recommended_configuration(ranked),
-        "bytes_per_parameter": requirement.method.bytes_per_parameter,
+        "bytes_per_parameter": (serving_format(requirement.method).bits / 8 if requirement.is_inference
+                                else requirement.method.bytes_per_parameter),
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
+        "tokens_held": tokens_held(requirement.context_tokens) if requirement.is_inference else None,
     }
 
 
@@ -93,9 +106,12 @@ def gpu_counts_text():
 
 
 def assumptions_context():
-    return {"methods": [calculator_label(method) for method in SIZING_METHODS],
+    data = serving_data()
+    return {"methods": [method_choice_label(method) for method in SIZING_METHODS],
             "usable_share": format_share(sizing.USABLE_MEMORY_SHARE), "gpu_counts_text": gpu_counts_text(),
-            "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE}
+            "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
+            "serving_share": format_share(data.memory_utilization), "block_tokens": data.block_tokens,
+            "serving_source": data.utilization_basis.source}
 
 
 def content_parts(answer, gpus):

@@ -19,6 +19,7 @@ urlpatterns = [
     path("social/<str:token>.png", social_image, name="social_image"),
     path("data/estimates/", include("estimator.feed_urls")),
     path("data/", include("open_data.feed_urls")),
+    path("data/", include("estimator.estimate_files")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
 urlpatterns += i18n_patterns(

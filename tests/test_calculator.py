@@ -12,8 +12,10 @@ from django.utils.translation import gettext
 from catalog.loading import GPUS_CSV
 from catalog.models import ModelPreset
 from catalog.sizing_methods import SIZING_METHODS
+from estimator.fit import SERVING_FORMATS
 from estimator.loading import load_model_presets, read_model_presets
 
+from . import expected_estimates
 from .deck import deck_pages, squash
 from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE
 from .html import parse
@@ -104,6 +106,22 @@ def test_training_results_equal_an_independent_computation(client, launch_conten
     assert numbers_in(total.find_all("dd")[-1].text, language) == [three_digits(required)]
 
 
+def expected_serving_configurations(weights, shape, context_tokens, batch):
+    """(name, fewest GPUs or None, hourly cost or None) by the memory model, cheapest first, those that do not fit
+    last."""
+    fitting, too_small = [], []
+    for row in CSV_ROWS:
+        memory, price = Decimal(row["memory_gb"]), Decimal(row["price_usd_per_hour"])
+        count = next((n for n in (1, 2, 4, 8) if expected_estimates.sequences_that_fit(
+            row, n, weights, *shape, 2, context_tokens) >= batch), None)
+        if count:
+            fitting.append((count * price, count, -memory, row["name"]))
+        else:
+            too_small.append((-memory, row["name"]))
+    return ([(name, count, cost) for cost, count, _memory, name in sorted(fitting)]
+            + [(name, None, None) for _memory, name in sorted(too_small)])
+
+
 @pytest.mark.parametrize("language", ["es", "de", "en"])
 @pytest.mark.parametrize("size, method, shape, context_tokens, batch", [
     ("8", "weights_16bit", "llama-3-1-8b", 8192, 1),
@@ -117,19 +135,23 @@ def test_inference_results_add_the_kv_cache_shown_apart(client, launch_content, 
                                                         context_tokens, batch):
     used_shape = shape or {"7": "llama-3-1-8b", "30": "llama-3-1-70b"}[size]
     layers, kv_heads, head_dim = SHAPES[used_shape]
-    weights = Decimal(size) * BYTES_PER_PARAMETER[method]
+    bits = expected_estimates.serving_bits(SERVING_FORMATS[method])
+    weights = Decimal(size) * bits / 8
     kv_cache = Decimal(2 * layers * kv_heads * head_dim * context_tokens * batch * 2) / Decimal(10**9)
     document = results(client, language, size=size, method=method, shape=shape, context=context_tokens,
                        batch=batch)
     terms = [dd.text for dd in document.find("dl", class_="requirement").find_all("dd")]
-    assert numbers_in(terms[0], language)[-1] == weights
+    assert numbers_in(terms[0], language)[-2:] == [(bits / 8).quantize(Decimal("0.001")), three_digits(weights)]
     kv_numbers = numbers_in(terms[1], language)
     assert kv_numbers[:6] == [2, layers, kv_heads, head_dim, context_tokens, batch]
     assert kv_numbers[7] == three_digits(kv_cache)
     assert numbers_in(terms[2], language) == [three_digits(weights + kv_cache)]
     _header, rows = result_rows(document)
-    expected = expected_configurations(weights + kv_cache)
+    expected = expected_serving_configurations(weights, SHAPES[used_shape], context_tokens, batch)
     assert [row_name(row[0]) for row in rows] == [name for name, _count, _cost in expected]
+    for row, (name, count, _cost) in zip(rows, expected, strict=True):
+        if count:
+            assert numbers_in(row[3], language) == [count], name
 
 
 def test_custom_model_shape(client, launch_content):
@@ -186,8 +208,9 @@ def test_the_decks_fits_fit_the_calculator(client, launch_content, language, met
 def test_the_result_shows_the_assumptions(client, launch_content):
     document = results(client, "en", size="7", method="full_adam")
     text = squash(document.find("section", class_="assumptions").text)
-    for words in ("16 bytes per parameter", "2.5 bytes per parameter", "1 byte per parameter",
-                  "0.5 bytes per parameter", "80%", "1, 2, 4 or 8 GPUs", "FSDP", "2 bytes"):
+    for words in ("16 bytes per parameter", "2.5 bytes per parameter", "1 byte per parameter", "FP8, 8 bits per weight",
+                  "4.25 bits per weight", "80%", "90%", "blocks of 16 tokens", "1, 2, 4 or 8 GPUs", "FSDP",
+                  "2 bytes"):
         assert squash(words) in text, words
 
 
@@ -324,10 +347,33 @@ def test_presets_load_idempotently_keep_editors_changes_and_reset(db):
 
 @pytest.mark.parametrize("language", ["es", "en"])
 def test_the_calculator_offers_every_method_with_its_bytes_per_parameter(client, model_presets, language):
-    # The choices come from the registry of methods, each label ending with the method's bytes per parameter.
+    # The choices come from the registry of methods, each training label ending with the method's bytes per
+    # parameter, each serving label with its weights' bits as the memory model counts them.
     document = results(client, language)
     choices = document.find_all("input", type="radio", name="method")
     assert [choice.attrs["value"] for choice in choices] == [method.key for method in SIZING_METHODS]
     for choice, method in zip(choices, SIZING_METHODS, strict=True):
         label = document.find("label", for_=choice.attrs["id"]).squashed_text
-        assert numbers_in(label, language)[-1] == method.bytes_per_parameter, label
+        expected = (expected_estimates.serving_bits(SERVING_FORMATS[method.key]) if method.serves
+                    else method.bytes_per_parameter)
+        assert numbers_in(label, language)[-1] == expected, label
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_workload_tables_with_a_fit_column_say_they_follow_the_decks_rule(client, launch_content, language):
+    """The deck's rule (80 % of memory ÷ bytes per parameter) feeds only the workload pages' columns, which say so
+    and link the calculator, whose serving memory model differs."""
+    from workloads.models import Workload, WorkloadColumn
+
+    with_fit = [workload for workload in Workload.objects.all()
+                if workload.columns.filter(kind=WorkloadColumn.Kind.MODEL_FIT).exists()]
+    assert with_fit
+    for workload in with_fit:
+        response = client.get(workload.get_absolute_url(language))
+        if response.status_code != 200:
+            continue
+        document = parse(response.content)
+        notes = [note for note in document.find_all("p", class_="table-note")
+                 if note.find("a", href=url_in(language, "estimator:calculator")) is not None]
+        assert len(notes) == 1, workload.key
+        assert numbers_in(notes[0].squashed_text, language)[0] == 80

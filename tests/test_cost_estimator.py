@@ -162,34 +162,36 @@ def test_the_chart_has_one_mark_per_configuration_a_team_would_run_and_its_numbe
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("size, method, context_tokens, batch", [
-    ("70", "weights_8bit", 8192, 16), ("8", "weights_16bit", 4096, 1), ("405", "weights_4bit", 32768, 4),
+@pytest.mark.parametrize("size, weights, kv, input_tokens, output_tokens, batch", [
+    ("70", "fp8", "16", 1000, 500, 16), ("8", "bf16", "fp8", 5000, 500, None), ("405", "int4", "16", 128, 2048, 4),
 ])
-def test_inference_rows_equal_an_independent_computation(client, launch_content, language, size, method,
-                                                         context_tokens, batch):
+def test_inference_rows_equal_an_independent_computation(client, launch_content, language, size, weights, kv,
+                                                         input_tokens, output_tokens, batch):
     preset = {"70": ("llama-3-1-70b", 80), "8": ("llama-3-1-8b", 32), "405": ("llama-3-1-405b", 126)}[size]
-    kv = Decimal(2 * preset[1] * 8 * 128 * context_tokens * 2) / 10**9
     expected = []
     for name, row in CSV_ROWS.items():
-        found = expected_estimates.decode(row, Decimal(size), method, kv, batch)
+        found = expected_estimates.serving(row, Decimal(size), None, (preset[1], 8, 128), weights, kv, input_tokens,
+                                           output_tokens, batch)
         if found:
-            count, _per_sequence, aggregate = found
-            expected.append((count * Decimal(row["price_usd_per_hour"]) / (aggregate * 3600) * 10**6, -aggregate,
-                             name))
+            hourly = found["count"] * Decimal(row["price_usd_per_hour"])
+            all_in = hourly / (found["throughput"] * 3600) * 10**6
+            output = hourly / 3600 * found["step"] / found["batch"] * 10**6
+            expected.append((all_in, -found["throughput"], name, output))
     expected.sort()
-    document = page(client, language, answer="inference", size=size, method=method, shape=preset[0],
-                    context=context_tokens, batch=batch)
+    query = {"batch": batch} if batch else {}
+    document = page(client, language, answer="inference", size=size, weights=weights, kv=kv, shape=preset[0],
+                    input=input_tokens, output=output_tokens, **query)
     rows = result_table(document)
-    priced = priced_rows(rows, 8)
-    assert [row_gpu(row) for row in priced] == [name for _cost, _speed, name in expected]
+    priced = priced_rows(rows, 9)
+    assert [row_gpu(row) for row in priced] == [name for _cost, _speed, name, _output in expected]
     with translation.override(language):
-        for row, (cost, _speed, name) in zip(priced, expected, strict=True):
-            assert row.cells()[1].squashed_text == squash(format_usd_rate(cost)), name
+        for row, (_cost, _speed, name, output) in zip(priced, expected, strict=True):
+            assert row.cells()[1].squashed_text == squash(format_usd_rate(output)), name
         assert marks(priced[0]) == [gettext("Cheapest")]
 
 
 def test_an_inference_preset_gives_the_model_size(client, launch_content):
-    document = page(client, "en", answer="inference", shape="llama-3-1-8b", method="weights_16bit")
+    document = page(client, "en", answer="inference", shape="llama-3-1-8b", weights="bf16")
     assert "Estimate for 8 billion parameters" in document.find("h2", id="results-heading").squashed_text
 
 
@@ -220,12 +222,14 @@ def test_the_assumptions_list_every_formula_number_and_source(client, launch_con
         assert rule["basis"] in text
     inference = page(client, "en", answer="inference").find("section", class_="assumptions")
     text = inference.squashed_text
-    for words in ("weights read + batch size × KV cache per sequence", "memory bandwidth ÷ memory read per step",
-                  "n × the bandwidth of one", "× 3,600) × 1,000,000", "(2 × active parameters)", "1, 2, 4, 8",
-                  "1 − (1 − active ÷ total)^batch", "4.85 bits per weight"):
+    for words in ("the longer of the two", "2 × active parameters × prompt tokens",
+                  "2 × layers × hidden size × prompt tokens²", "output tokens ÷ (prefill + output tokens × step ÷",
+                  "90% of each GPU's memory", "blocks of 16 tokens", "up to 1,024", "1, 2, 4, 8",
+                  "1 − (1 − active ÷ total)^batch", "4.85 bits per weight", "4.25 bits per weight",
+                  "8 bits per weight", "÷ 3,600 × decode step ÷ sequences at once × 1,000,000"):
         assert words in text, words
-    for rule in expected_estimates.EFFICIENCY["decode"] + [expected_estimates.EFFICIENCY["decode_compute"]]:
-        assert rule["basis"] in text and inference.find("a", href=rule["source"]) is not None, rule["basis"]
+    for platform in expected_estimates.SERVING["platform"]:
+        assert platform["basis"] in text and inference.find("a", href=platform["source"]) is not None
 
 
 def test_results_are_shareable_links_in_every_language(client, launch_content):
@@ -246,7 +250,7 @@ def test_every_input_keys_the_page_cache(client, launch_content, settings):
     first = client.get(calculator_url("en", **base)).content
     second = client.get(calculator_url("en", **{**base, "mfu": "20"})).content
     assert first != second
-    inference = {"answer": "inference", "size": "8", "method": "weights_16bit", "batch": "1"}
+    inference = {"answer": "inference", "size": "8", "weights": "bf16", "batch": "1"}
     assert client.get(calculator_url("en", **inference)).content != client.get(
         calculator_url("en", **{**inference, "batch": "2"})).content
 
@@ -301,10 +305,14 @@ def test_bad_training_input_gets_a_localized_message(client, model_presets, lang
 
 @pytest.mark.parametrize("language", ["es", "en"])
 @pytest.mark.parametrize("params, field, message", [
-    ({"method": "weights_16bit"}, "size", "Enter the model size, or choose a preset model shape."),
-    ({"size": "7", "method": "full_adam"}, "method", "Choose one of the methods listed."),
-    ({"size": "7", "method": "weights_16bit", "batch": "0"}, "batch", None),
-    ({"size": "7", "method": "weights_16bit", "context": "9" * 50}, "context", None),
+    ({"weights": "bf16"}, "size", "Enter the model size, or choose a preset model shape."),
+    ({"size": "7", "weights": "int8"}, "weights", "Choose one of the formats listed."),
+    ({"size": "7", "kv": "fp4"}, "kv", "Choose one of the formats listed."),
+    ({"size": "7", "weights": "bf16", "batch": "0"}, "batch", None),
+    ({"size": "7", "weights": "bf16", "batch": "1025"}, "batch", None),
+    ({"size": "7", "weights": "bf16", "input": "9" * 50}, "input", None),
+    ({"size": "7", "weights": "bf16", "output": "0"}, "output", None),
+    ({"size": "7", "weights": "bf16", "gpus": "3"}, "gpus", "Choose a GPU count from the list."),
 ])
 def test_bad_inference_input_gets_a_localized_message(client, model_presets, language, params, field, message):
     document = page(client, language, answer="inference", **params)
@@ -326,8 +334,9 @@ def model_presets(db):
     "answer=training&size=%00&method=full_adam", "answer=training&size=7&size=8&method=full_adam&tokens=1&tokens=2",
     "answer=training&size=10000&method=full_adam&tokens=1000000&mfu=5&cluster=16384",
     "answer=training&size=0.001&method=full_adam&tokens=0.001&mfu=80&cluster=16384",
-    "answer=inference&size=10000&method=weights_16bit&context=1048576&batch=1024",
-    "answer=inference&size=0.001&method=weights_4bit&shape=custom&layers=1&kv_heads=1&head_dim=1&context=1&batch=1",
+    "answer=inference&size=10000&weights=bf16&input=1048576&output=1048576&batch=1024",
+    "answer=inference&size=0.001&weights=int4&shape=custom&layers=1&kv_heads=1&head_dim=1&input=1&output=1&batch=1",
+    "answer=inference&size=70&weights=fp8&kv=fp8&gpus=8&input=100000&output=1",
     "answer=training&mfu=٤٠&size=7&method=full_adam", "answer=nothing&size=7&method=full_adam",
     "answer=training&answer=inference&size=7&method=full_adam", "answer=inference&shape=custom&size=7",
 ])
@@ -338,7 +347,7 @@ def test_odd_and_extreme_queries_never_fail(client, launch_content, query):
 
 @pytest.mark.parametrize("params", [
     {"answer": "training", "size": "70", "method": "full_adam", "tokens": "15000", "cluster": "4096"},
-    {"answer": "inference", "size": "70", "method": "weights_8bit", "batch": "16"},
+    {"answer": "inference", "size": "70", "weights": "fp8", "batch": "16"},
     {"answer": "training", "size": "x", "method": "full_adam"},
 ])
 def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, params):

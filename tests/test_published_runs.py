@@ -1,7 +1,8 @@
 """The estimator against published runs (estimator/data/published_runs.toml): every row names its source with a
 quoted excerpt and a catalogue GPU; the held-out runs, never used to choose the efficiencies, land within their
-bands; each estimate equals the independent computation of tests/expected_estimates.py; and the calculator's
-page shows the table in the page's language."""
+bands (serving at batch 1 in the decode band, at any other batch or at maximum load in the serving band); each
+estimate equals the independent computation of tests/expected_estimates.py; and the calculator's page shows the
+table in the page's language, each excerpt marked as English."""
 import tomllib
 from decimal import Decimal
 from fractions import Fraction
@@ -14,7 +15,7 @@ from django.utils import translation
 from catalog.loading import read_gpus
 from catalog.sizing_methods import sizing_method
 from core.formatting import format_number
-from estimator.published_runs import HELD_OUT, check_decode, check_memory, check_training, memory_runs, published_runs
+from estimator.published_runs import HELD_OUT, check_memory, check_serving, check_training, memory_runs, published_runs
 
 from . import expected_estimates
 from .html import parse
@@ -25,9 +26,10 @@ DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "estimator" / "da
                      .read_text(encoding="utf-8"))
 TRAINING_BAND = tuple(Decimal(bound) for bound in DATA["bands"]["training"])
 DECODE_BAND = tuple(Decimal(bound) for bound in DATA["bands"]["decode"])
+SERVING_BAND = tuple(Decimal(bound) for bound in DATA["bands"]["serving"])
 GPUS = {slug: SimpleNamespace(slug=slug, **values) for slug, values in read_gpus().items()}
 BY_NAME = {gpu.name: slug for slug, gpu in GPUS.items()}
-TRAINING, DECODE = published_runs()
+TRAINING, SERVING = published_runs()
 MEMORY_RUNS = memory_runs()
 MEMORY_BAND = tuple(Decimal(bound) for bound in DATA["memory_band"]["training_memory"])
 
@@ -44,28 +46,43 @@ def expected_training_hours(row):
     return min(practical or configurations, key=lambda item: (item[1], item[0]))[1]
 
 
-def expected_decode_speed(row):
+def expected_serving_speed(row):
+    """Output tokens per second of the run's GPUs, computed from its stated inputs."""
     csv_row = expected_estimates.CSV_ROWS[GPUS[row["gpu"]].name]
-    kv = Decimal(2 * row["layers"] * row["kv_heads"] * row["head_dim"] * row["context_tokens"] * 2) / 10**9
     active = Decimal(row["active_billion_params"]) if row.get("active_billion_params") else None
-    return expected_estimates.decode(csv_row, Decimal(row["billion_params"]), row["method"], kv, row["batch"],
-                                     active, row["gpu_count"])[1]
+    found = expected_estimates.serving(
+        csv_row, Decimal(row["billion_params"]), active, (row["layers"], row["kv_heads"], row["head_dim"]),
+        row["weights"], row["kv"], row["input_tokens"], row["output_tokens"], row["batch"] or None, row["gpu_count"])
+    return found["throughput"]
 
 
 def test_every_run_names_a_catalogue_gpu_an_https_source_and_a_quoted_excerpt():
-    for row in DATA["training"] + DATA["decode"]:
+    for row in DATA["training"] + DATA["serving"]:
         assert row["gpu"] in GPUS, row["name"]
         assert row["source"].startswith("https://") and len(row["excerpt"]) > 10, row["name"]
         assert row["set"] in ("calibration", "held_out") and row["read_on"], row["name"]
 
 
-def test_the_held_out_set_has_dense_and_mixture_of_experts_runs_and_single_and_multi_gpu_serving():
+def test_the_held_out_set_has_dense_and_mixture_of_experts_training_and_serving_where_people_plan():
     held_training = [row for row in DATA["training"] if row["set"] == "held_out"]
-    held_decode = [row for row in DATA["decode"] if row["set"] == "held_out"]
+    held_serving = [row for row in DATA["serving"] if row["set"] == "held_out"]
     assert any(row.get("active_billion_params") for row in held_training)
     assert any(not row.get("active_billion_params") for row in held_training)
-    assert len(held_decode) >= 3
-    assert {row["gpu_count"] == 1 for row in held_decode} == {True, False}
+    at_load = [row for row in held_serving if row["batch"] == 0 or row["batch"] >= 32]
+    assert len(at_load) >= 12
+    assert {row["gpu"] for row in at_load} >= {"h100-sxm", "h200", "a100-sxm", "mi300x"}
+    assert {row["gpu_count"] for row in at_load} >= {1, 2, 4, 8}
+    assert {row["weights"] for row in at_load} >= {"fp8", "bf16"}
+    assert len({row["engine"] for row in at_load}) >= 2
+    assert any(row["input_tokens"] >= 5000 for row in at_load) and any(row["input_tokens"] <= 128 for row in at_load)
+
+
+def test_the_calibration_and_held_out_sets_are_apart():
+    """No held-out run repeats a calibration run's inputs."""
+    keys = ("name", "weights", "kv", "input_tokens", "output_tokens", "batch", "gpu", "gpu_count", "engine")
+    calibration = {tuple(row[key] for key in keys) for row in DATA["serving"] if row["set"] == "calibration"}
+    assert not [row for row in DATA["serving"] if row["set"] == "held_out"
+                and tuple(row[key] for key in keys) in calibration]
 
 
 @pytest.mark.parametrize("run", TRAINING, ids=lambda run: run.name)
@@ -79,21 +96,21 @@ def test_training_estimates_equal_the_independent_computation(run):
         assert TRAINING_BAND[0] <= ratio <= TRAINING_BAND[1], (run.name, ratio)
 
 
-@pytest.mark.parametrize("run", DECODE, ids=lambda run: f"{run.name} {run.gpu} ×{run.gpu_count}")
-def test_decode_estimates_equal_the_independent_computation(run):
-    check = check_decode(run, GPUS[run.gpu])
-    row = next(row for row in DATA["decode"] if row["name"] == run.name and row["gpu"] == run.gpu
-               and row["gpu_count"] == run.gpu_count)
-    expected = expected_decode_speed(row)
+@pytest.mark.parametrize("index", range(len(SERVING)), ids=lambda index: f"{SERVING[index].name} {index}")
+def test_serving_estimates_equal_the_independent_computation_and_the_held_out_land_in_their_band(index):
+    run, row = SERVING[index], DATA["serving"][index]
+    check = check_serving(run, GPUS[run.gpu])
+    expected = expected_serving_speed(row)
     assert abs(check.estimate / Fraction(expected) - 1) < Fraction(1, 10**9)
     ratio = expected / Decimal(row["published_tokens_per_second"])
     print(f"{run.name} on {run.gpu} × {run.gpu_count} ({run.set}): estimate ÷ published = {ratio:.3f}")
+    band = DECODE_BAND if row["batch"] == 1 else SERVING_BAND
     if run.set == HELD_OUT:
-        assert DECODE_BAND[0] <= ratio <= DECODE_BAND[1], (run.name, run.gpu, ratio)
+        assert band[0] <= ratio <= band[1], (run.name, run.gpu, ratio)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("answer, table", [("training", "training"), ("inference", "decode")])
+@pytest.mark.parametrize("answer, table", [("training", "training"), ("inference", "serving")])
 def test_the_calculator_shows_each_run_its_estimate_and_ratio_in_the_page_language(client, launch_content,
                                                                                    language, answer, table):
     document = parse(client.get(url_in(language, "estimator:calculator", {"answer": answer})).content)
@@ -105,12 +122,16 @@ def test_the_calculator_shows_each_run_its_estimate_and_ratio_in_the_page_langua
         for row, expected in zip(rows, data, strict=True):
             cells = row.cells()
             assert cells[0].squashed_text == expected["name"]
-            estimate = expected_training_hours(expected) if table == "training" else expected_decode_speed(expected)
+            estimate = expected_training_hours(expected) if table == "training" else expected_serving_speed(expected)
             published = Decimal(expected["published_gpu_hours" if table == "training" else
                                          "published_tokens_per_second"])
-            ratio_cell = cells[4 if table == "training" else 5].squashed_text
+            ratio_cell = cells[4 if table == "training" else 8].squashed_text
             assert ratio_cell == format_number(estimate / published, 2), expected["name"]
             assert row.find("a", href=expected["source"]) is not None
+            if table == "serving":
+                excerpt = row.find("q")
+                assert excerpt.attrs["lang"] == "en" and excerpt.squashed_text[:20] == " ".join(
+                    expected["excerpt"].split())[:20]
 
 
 def test_the_training_memory_runs_have_fits_and_out_of_memory_full_and_qlora_runs_with_sources():
@@ -142,3 +163,29 @@ def test_training_memory_equals_the_independent_computation_and_the_published_an
         ratio = expected / Decimal(row["published_gb"])
         print(f"{run.name}: estimate ÷ published = {ratio:.3f}")
         assert MEMORY_BAND[0] <= ratio <= MEMORY_BAND[1], (run.name, ratio)
+
+
+
+SERVING_DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "estimator" / "data" / "serving.toml")
+                             .read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("language", ["es", "pt", "de"])
+def test_the_serving_figures_bases_and_the_runs_notes_are_in_the_page_language(client, launch_content, language):
+    """Apart from the quoted excerpts (marked English), no note of a run and no basis of a serving figure is left in
+    English on the inference tab."""
+    document = parse(client.get(url_in(language, "estimator:calculator", {"answer": "inference"})).content)
+    runs = document.find("section", class_="published-runs")
+    for quote in runs.find_all("q"):
+        assert quote.attrs["lang"] == "en"
+    notes = {row["note"] for row in DATA["serving"] if row.get("note")}
+    bases = {SERVING_DATA["memory"]["utilization_basis"], SERVING_DATA["memory"]["max_sequences_basis"],
+             SERVING_DATA["step"]["overhead_basis"], SERVING_DATA["step"]["step_basis"],
+             *(row["basis"] for row in SERVING_DATA["platform"] + SERVING_DATA["weights"])}
+    cells = " ".join(row.cells()[-1].squashed_text for row in runs.find("table").rows()[1:])
+    assumptions = document.find("section", class_="assumptions").squashed_text
+    with translation.override(language):
+        for text in notes:
+            assert text not in cells, text
+        for text in bases:
+            assert text not in assumptions, text

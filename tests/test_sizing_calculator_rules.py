@@ -21,8 +21,9 @@ from catalog.sizing import (
     largest_model_params,
     required_memory_gb,
 )
-from estimator.fit import KVCacheShape, configurations, memory_requirement, nearest_preset
+from estimator.fit import SERVING_FORMATS, KVCacheShape, configurations, memory_requirement, nearest_preset
 
+from . import expected_estimates
 from .expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE
 
 SERVING = {"weights_16bit", "weights_8bit", "weights_4bit"}
@@ -31,11 +32,12 @@ SERVING = {"weights_16bit", "weights_8bit", "weights_4bit"}
 @dataclass(frozen=True)
 class Method:
     """What the calculator needs of a sizing method (catalog.sizing_methods.SizingMethod)."""
+    key: str
     bytes_per_parameter: Decimal
     serves: bool
 
 
-METHODS = {key: Method(bytes_, key in SERVING) for key, bytes_ in BYTES_PER_PARAMETER.items()}
+METHODS = {key: Method(key, bytes_, key in SERVING) for key, bytes_ in BYTES_PER_PARAMETER.items()}
 GPUS_CSV = Path(__file__).resolve().parent.parent / "catalog" / "data" / "gpus.csv"
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
     GPU_ROWS = list(csv.DictReader(handle))
@@ -260,23 +262,34 @@ def fake_gpus():
 @pytest.mark.parametrize("size, method", [("7", "full_adam"), ("70", "weights_16bit"), ("405", "weights_4bit"),
                                           ("70", "qlora_4bit"), ("500", "full_adam"), ("1", "weights_8bit")])
 def test_configurations_equal_an_independent_computation(size, method):
+    """Training: the sizing rule (80 % of memory). Serving: the memory model (the engine's usable share, the weights
+    at their format's bits, the paged KV cache of one 8,192-token sequence of Llama 3.1 70B's shape)."""
     # Cheapest first; on a tie fewer GPUs, then more memory, then the name. Then those that do not fit.
+    serves = METHODS[method].serves
     required = Decimal(size) * BYTES_PER_PARAMETER[method]
+    weights = Decimal(size) * expected_estimates.serving_bits(SERVING_FORMATS[method]) / 8 if serves else None
     fitting, too_small = [], []
     for gpu in fake_gpus():
-        count = expected_fewest(required, gpu.memory_gb)
+        if serves:
+            row = {"memory_gb": gpu.memory_gb}
+            count = next((n for n in (1, 2, 4, 8) if expected_estimates.sequences_that_fit(
+                row, n, weights, 80, 8, 128, 2, 8192) >= 1), None)
+        else:
+            count = expected_fewest(required, gpu.memory_gb)
         if count:
             fitting.append((count * gpu.price_usd_per_hour, count, -gpu.memory_gb, gpu.name))
         else:
             too_small.append((-gpu.memory_gb, gpu.name))
     expected = [(name, count, cost) for cost, count, _memory, name in sorted(fitting)]
     expected += [(name, None, None) for _memory, name in sorted(too_small)]
-    got = configurations(fake_gpus(), required_memory_gb(Decimal(size), BYTES_PER_PARAMETER[method]))
+    requirement = (memory_requirement(Decimal(size), METHODS[method], KVCacheShape(80, 8, 128), 8192, 1) if serves
+                   else memory_requirement(Decimal(size), METHODS[method]))
+    got = configurations(fake_gpus(), requirement)
     assert [(c.gpu.name, c.gpu_count, c.hourly_cost) for c in got] == expected
 
 
 def test_gpus_that_need_more_than_eight_come_last_most_memory_first():
-    got = configurations(fake_gpus(), required_memory_gb(500, 16))  # 8000 GB: nothing fits
+    got = configurations(fake_gpus(), memory_requirement(500, METHODS["full_adam"]))  # 8000 GB: nothing fits
     assert all(not c.fits for c in got)
     assert [c.gpu.memory_gb for c in got] == sorted((c.gpu.memory_gb for c in got), reverse=True)
     assert got[0].usable_gb == 8 * Fraction(288) * Fraction(4, 5)
@@ -285,7 +298,7 @@ def test_gpus_that_need_more_than_eight_come_last_most_memory_first():
 def test_gpus_without_a_live_price_come_after_the_priced_ones_that_fit():
     gpus = [FakeGPU("Unpriced", Decimal(80), None), FakeGPU("Priced", Decimal(24), Decimal("0.33")),
             FakeGPU("Small", Decimal(1), Decimal("0.01"))]
-    got = configurations(gpus, required_memory_gb(7, 16))
+    got = configurations(gpus, memory_requirement(7, METHODS["full_adam"]))
     assert [(c.gpu.name, c.gpu_count, c.hourly_cost) for c in got] == [
         ("Priced", 8, Decimal("2.64")), ("Unpriced", 2, None), ("Small", None, None),
     ]
@@ -293,7 +306,7 @@ def test_gpus_without_a_live_price_come_after_the_priced_ones_that_fit():
 
 
 def test_seven_billion_full_training_on_h100_sxm_costs_two_gpu_hours():
-    got = {c.gpu.name: c for c in configurations(fake_gpus(), required_memory_gb(7, 16))}
+    got = {c.gpu.name: c for c in configurations(fake_gpus(), memory_requirement(7, METHODS["full_adam"]))}
     h100 = got["H100 SXM"]
     assert (h100.gpu_count, h100.hourly_cost, h100.fits_one_gpu) == (2, Decimal("5.76"), False)
     assert got["H200"].fits_one_gpu  # 141 × 0.8 = 112.8 GB ≥ 112 GB

@@ -15,14 +15,25 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from catalog.gpu_tables import GPUTable
 from catalog.price_freshness import prices_freshness
+from catalog.sizing import USABLE_MEMORY_SHARE
+from core.formatting import format_share
 from core.per_version import PerContentVersion
 
 from .charts import workload_chart
-from .models import CallToAction, Workload, WorkloadGPU
+from .models import CallToAction, Workload, WorkloadColumn, WorkloadGPU
 from .tables import workload_table
+
+
+def fit_rule(workload):
+    """The share of memory the table's "largest model that fits" columns count, or None without such a column: the
+    page says the columns follow that rule, not the calculator's serving memory model."""
+    if any(column.kind == WorkloadColumn.Kind.MODEL_FIT for column in workload.columns.all()):
+        return format_share(USABLE_MEMORY_SHARE)
+    return None
 
 
 @dataclass
@@ -80,6 +91,8 @@ class WorkloadContent:
                 "workload": workload,
                 "path": self.path(workload, language),
                 "columns": list(workload.columns.all()),
+                "fit_rule": fit_rule(workload),
+                "calculator": reverse("estimator:calculator"),
                 "table_rows": self.table(workload, language),
                 "chart": self.chart(workload, language),
                 "prices_freshness": prices_freshness(row.gpu for row in workload.rows.all()),
