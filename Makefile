@@ -45,7 +45,7 @@ lint: install-test
 # The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
 # secret is made once in .secret_key; HTTPS is expected from a proxy, or give TLS_CERTFILE/TLS_KEYFILE.
 # SITE_URL (the origin of absolute URLs) defaults to this server's own address. The mail worker (the only
-# sender of mail) runs beside gunicorn and is stopped with it. It refuses to start while the operator record
+# sender of mail) runs beside gunicorn, started again whenever it exits unasked, and is stopped with it. It refuses to start while the operator record
 # is incomplete: fill it with OPERATOR_RECORD_FILE=FILE (company/operator-record.example.toml).
 serve: install messages
 	@test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key

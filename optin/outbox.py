@@ -121,29 +121,41 @@ def as_message(mail, row):
 
 
 def send(pk):
-    """Send one due mail; True once sent, False after a failed attempt, None if it is not due or taken."""
+    """Send one due mail; True once sent, False after a failed attempt, None if it is not due or taken.
+
+    Any error is this mail's alone: an unreachable server (``SMTPException``, ``OSError``) is retried later; a
+    mail that can never go as it is (a header with a line break: ``BadHeaderError``, or any other error in
+    making it) is given up at once. Either way the attempt is recorded and the worker goes on with the next
+    mail: one bad mail never stops the others."""
     now = timezone.now()
     if not claim(pk, now):
         return None
     mail = OutboxEmail.objects.get(pk=pk)
-    row = linked_row(mail)
     mail.attempts += 1
     try:
+        row = linked_row(mail)
         as_message(mail, row).send()
     except (smtplib.SMTPException, OSError) as error:
-        mail.last_error = f"{type(error).__name__}: {error}"[:2000]
-        gave_up = mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS
-        mail.next_attempt_at = None if gave_up else timezone.now() + retry_delay(mail.attempts)
-        mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
-        logger.warning("Outbox mail %s: attempt %s failed (%s)%s", pk, mail.attempts, mail.last_error,
-                       ", giving up" if gave_up else "")
-        return False
+        return record_failure(mail, error, give_up=mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS)
+    except Exception as error:  # whatever it is, it is this mail's: recorded, and the next one goes
+        return record_failure(mail, error, give_up=True)
     mail.sent_at = timezone.now()
     mail.next_attempt_at = None
     mail.last_error = ""
     mail.save(update_fields=["attempts", "last_error", "next_attempt_at", "sent_at"])
     record_confirmation_sent(mail, row)
     return True
+
+
+def record_failure(mail, error, give_up):
+    """Record a failed attempt of ``mail``: retried after ``retry_delay``, or never again (``give_up``)."""
+    mail.last_error = f"{type(error).__name__}: {error}"[:2000]
+    mail.next_attempt_at = None if give_up else timezone.now() + retry_delay(mail.attempts)
+    mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+    log = logger.warning if isinstance(error, (smtplib.SMTPException, OSError)) else logger.error
+    log("Outbox mail %s: attempt %s failed (%s)%s", mail.pk, mail.attempts, type(error).__name__,
+        ", giving up" if give_up else "")
+    return False
 
 
 def record_confirmation_sent(mail, row):
