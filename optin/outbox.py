@@ -20,6 +20,7 @@ from django.utils import timezone
 from . import consent_records
 from .confirmation import LINK_PLACEHOLDER
 from .models import OutboxEmail
+from .tokens import derived_token
 
 logger = logging.getLogger(__name__)
 
@@ -28,12 +29,14 @@ logger = logging.getLogger(__name__)
 CLAIM_LEASE = timedelta(minutes=10)
 FIRST_RETRY_DELAY = timedelta(minutes=1)
 LONGEST_RETRY_DELAY = timedelta(hours=6)
+LINK_TOKEN_SALT = "optin.outbox.link-token"
 
 
 class LinkKind(NamedTuple):
-    """Rows a mail with a link may be about: their model, what makes the link of one (``issue_link(row)``, an
-    absolute URL, called as the mail is sent) and, for a confirmation mail, its wording's version (recorded in
-    the row's ``consent_record`` once it is sent; empty for other links, such as a renewal's)."""
+    """Rows a mail with a link may be about: their model, what makes the link of one (``issue_link(row, token)``,
+    an absolute URL with the mail's ``link_token``, called as the mail is sent) and, for a confirmation mail, its
+    wording's version (recorded in the row's ``consent_record`` once it is sent; empty for other links, such as
+    a renewal's)."""
     model: type
     issue_link: object
     mail_version: str = ""
@@ -109,11 +112,18 @@ def linked_row(mail):
     return _link_kinds[mail.link_kind].model.objects.filter(pk=mail.link_row_id).first()
 
 
+def link_token(mail):
+    """The token of the link in ``mail``: derived from the mail (under SECRET_KEY, never stored), so every attempt
+    to send one mail carries the same link; another mail gets another."""
+    identity = f"{mail.pk}:{mail.link_kind}:{mail.link_row_id}:{mail.created_at.isoformat()}"
+    return derived_token(LINK_TOKEN_SALT, identity)
+
+
 def as_message(mail, row):
     """``mail`` as it goes out: the link of ``row`` (its ``linked_row``) made now, in place of the placeholder."""
     body = mail.body
     if row is not None:
-        body = body.replace(LINK_PLACEHOLDER, _link_kinds[mail.link_kind].issue_link(row))
+        body = body.replace(LINK_PLACEHOLDER, _link_kinds[mail.link_kind].issue_link(row, link_token(mail)))
     return EmailMessage(
         subject=mail.subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
         headers={"Content-Language": mail.language, **mail.headers},
