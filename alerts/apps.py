@@ -20,7 +20,7 @@ class AlertsConfig(AppConfig):
         from . import confirmation, lapse, mails
         from .models import PriceAlert
         from .panels import price_alert_panel, price_alert_row_link
-        from .price_alerts import on_price_changed
+        from .price_alerts import mail_after_cooldown, on_price_changed
         from .retention import LABELS, purge_unconfirmed_alerts
 
         # An alert's confirmation mail gets its link as it is sent; deleting an alert deletes its mails.
@@ -28,6 +28,7 @@ class AlertsConfig(AppConfig):
         # A renewal reminder's link, made as it is sent; the mail worker reminds and lapses before each pass.
         outbox.register_link_kind(mails.RENEWAL_LINK_KIND, PriceAlert, lapse.issue_renewal_link)
         worker.register_chore("Price alerts reminded or lapsed", lapse.remind_and_lapse)
+        worker.register_chore("Price alerts mailed after their cooldown", mail_after_cooldown)
         consent_records.register_evidence_holder(PriceAlert)
         erasure.register_address_holder(PriceAlert)
         retention.register_purge(purge_unconfirmed_alerts, LABELS)

@@ -44,6 +44,10 @@ class PriceAlert(ConsentEvidence):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     last_notified_at = models.DateTimeField(_("last notified"), null=True, blank=True)
+    # The price the last mail named: within the cooldown, only a fall well below it mails again (``price_alerts``).
+    last_notified_price_usd_per_hour = models.DecimalField(
+        _("last notified price"), max_digits=8, decimal_places=2, null=True, blank=True,
+    )
     # Double opt-in as for signups: only the SHA-256 of the mailed token, made when the mail is sent.
     confirmation_token_hash = models.CharField(
         max_length=64, null=True, blank=True, unique=True, editable=False,

@@ -345,4 +345,8 @@ PRICE_ALERTS_PER_ADDRESS = int(env("PRICE_ALERTS_PER_ADDRESS", 20))
 # days before that, a reminder mail offers a one-click renewal (alerts/lapse.py).
 PRICE_ALERT_LIFETIME_DAYS = int(env("PRICE_ALERT_LIFETIME_DAYS", 180))
 PRICE_ALERT_RENEWAL_NOTICE_DAYS = int(env("PRICE_ALERT_RENEWAL_NOTICE_DAYS", 14))
+# An alert that mailed mails again no sooner than this many hours later, unless the price has fallen this many
+# percent below both its target and the price it last mailed (alerts/price_alerts.py): price flips send no flood.
+PRICE_ALERT_COOLDOWN_HOURS = int(env("PRICE_ALERT_COOLDOWN_HOURS", 24))
+PRICE_ALERT_REFIRE_MARGIN_PERCENT = int(env("PRICE_ALERT_REFIRE_MARGIN_PERCENT", 10))
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"
