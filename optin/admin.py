@@ -1,8 +1,7 @@
 """The outbox, the consent records and the erasure log in the admin: read only. Staff find a person's rows by
 address however it is spelt (``AddressSearchMixin``, which the forms' admins use too)."""
 from django.contrib import admin
-from django.db.models import Q, Value
-from django.db.models.functions import Lower
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -21,8 +20,8 @@ class AddressSearchMixin:
     def get_search_results(self, request, queryset, search_term):
         results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         if "@" in search_term:
-            address = Lower(Value(addresses.normalize(search_term)))
-            results |= queryset.filter(**{f"{self.address_field}__lower": address})
+            spellings = {addresses.key(search_term), addresses.legacy_key(search_term)}
+            results |= queryset.filter(**{f"{self.address_field}__lower__in": spellings})
         return results, may_have_duplicates
 
 

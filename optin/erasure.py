@@ -4,18 +4,22 @@ keyed hash of the address: ``pseudonyms.py``). The evidence of the person's cons
 "erased on request" and kept for the evidence's period: it holds no address, only another keyed hash, and
 proves what was consented to and that it ended (docs/decisions/0013-consent-evidence-apart.md).
 
-The address is normalized as the forms store it (``addresses.py``), so any spelling of one mailbox
-(``IDN@BÜCHER.example``, ``idn@xn--bcher-kva.example``) erases the same rows. The rows are the forms' (in apps
-above this one): each registers its models that hold addresses (``register_address_holder``)."""
+Rows are found by RFC equivalence plus Gmail's rules (``addresses.equivalent_address``), so any spelling of one
+mailbox (``IDN@BÜCHER.example``, ``idn@xn--bcher-kva.example``, ``"ana"@…``, ``a.na+x@googlemail.com``) erases
+the same rows, also rows stored before the forms stored that one spelling. The rows are the forms' (in apps above
+this one): each registers its models that hold addresses (``register_address_holder``).
+
+An erasure takes the mailbox's lock (``mail_budget.lock``) before anything else, as the mail worker does before it
+applies a waiting request: an erasure that comes while the worker holds a request of that address waits for its
+commit, and then erases what it made."""
 from typing import NamedTuple
 
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Value
-from django.db.models.functions import Lower
+from django.db.models import Q
 
-from . import addresses, consent_records, pseudonyms
+from . import addresses, consent_records, mail_budget, pseudonyms
 from .models import ErasureLog, OutboxEmail
 
 
@@ -45,8 +49,26 @@ def email_hash(email):
 
 
 def erasures_of(email):
-    """The erasures logged for ``email``, however it is spelt, under SECRET_KEY or one of its fallbacks."""
-    return ErasureLog.objects.filter(email_hash__in=pseudonyms.erasure_hashes(addresses.key(email)))
+    """The erasures logged for ``email``, however it is spelt, under SECRET_KEY or one of its fallbacks (and the
+    key hashes were made from before ``addresses.equivalent_address``)."""
+    hashes = [found for key in addresses.keys(email) for found in pseudonyms.erasure_hashes(key)]
+    return ErasureLog.objects.filter(email_hash__in=hashes)
+
+
+def rows_of(holder, email):
+    """The rows of ``holder`` whose address is equivalent to ``email`` (``addresses.equivalent_address``): the
+    stored spelling, compared ignoring case as the unique constraints do, and any other spelling at the same
+    domain (at Gmail: either of its domains), compared in Python. Only erasure and its like read them so."""
+    target = addresses.key(email)
+    local, _at, domain = target.rpartition("@")
+    domains = addresses.GMAIL_DOMAINS if domain == addresses.GMAIL_DOMAIN else {domain}
+    at_domain = Q()
+    for name in domains:
+        at_domain |= Q(**{f"{holder.field}__iendswith": f"@{name}"})
+    found = [pk for pk, address in holder.model.objects.filter(at_domain).values_list("pk", holder.field)
+             if addresses.key(address) == target] if local else []
+    spellings = {target, addresses.legacy_key(email)}
+    return holder.model.objects.filter(Q(pk__in=found) | Q(**{f"{holder.field}__lower__in": spellings}))
 
 
 def delete_with_admin_history(rows):
@@ -69,11 +91,10 @@ def held_addresses():
 
 @transaction.atomic
 def erase_person(email, now=None):
+    mail_budget.lock(email)  # after the worker's commit of a request of this mailbox, if it holds one
     consent_records.withdraw(consent_records.records_of(email), consent_records.Withdrawal.ERASED, now)
-    # Lowercased by the database, as the forms' unique constraints compare addresses.
-    lowered = Lower(Value(addresses.normalize(email)))
     for holder in _holders:
-        rows = holder.model.objects.filter(**{f"{holder.field}__lower": lowered})
+        rows = rows_of(holder, email)
         if holder.admin_history:
             delete_with_admin_history(rows)
         else:
