@@ -310,6 +310,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+# Tests only: a folder where the mail worker stops at its hold points (optin/worker.py). Empty in production.
+WORKER_TEST_HOLD_DIR = env("WORKER_TEST_HOLD_DIR", "")
 # /healthz reports the mail queue as failing ("degraded") while the oldest mail waiting to be sent is
 # older than this (optin/outbox_health.py).
 MAIL_QUEUE_STALL_SECONDS = int(env("MAIL_QUEUE_STALL_SECONDS", 900))
