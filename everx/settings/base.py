@@ -130,9 +130,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers (two workers taking signups) wait for each other, up to 20 s, instead of failing
     # with "database is locked": a transaction takes the write lock when it begins (a read lock upgraded
     # later fails at once, timeout or not), and WAL lets readers go on meanwhile.
+    # secure_delete: a deleted row's bytes are overwritten, not left in free pages (an erasure must erase);
+    # optin.erasure also checkpoints the write-ahead log, which still holds the row's pages, after each erasure.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE", "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -288,8 +290,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Django logs the path of a failed request ("Not Found: /es/registro/confirmar/<token>/"): the token or
     # unsubscribe key in it is replaced before any handler sees it (signups/log_redaction.py).
-    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"},
+                # No full IP or mail address in any line, and a bad Host header in one line (core/log_text.py).
+                "redacted": {"()": "core.log_text.RedactingFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redacted"]}},
     # django-axes says at INFO what every login did; its warnings (failures, lockouts) are enough.
     "loggers": {"django.request": {"filters": ["secret_paths"]}, "axes": {"level": "WARNING"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},

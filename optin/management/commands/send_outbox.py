@@ -6,6 +6,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections
 
+from core.log_text import redacted_text
 from optin.outbox import send_due
 from optin.retention import purge_unconfirmed
 from optin.worker import chores
@@ -49,7 +50,7 @@ class Command(BaseCommand):
                     next_purge = time.monotonic() + PURGE_EVERY_SECONDS
             # The database is away, or not migrated yet (the web server migrates as both start): next pass.
             except DatabaseError as error:
-                self.stderr.write(f"Outbox: database unavailable ({error}).")
+                self.stderr.write(redacted_text(f"Outbox: database unavailable ({error})."))
             # Anything else is logged and the next pass comes: the worker never stops on an error (each mail's
             # is recorded on it by ``outbox.send``).
             except Exception:
