@@ -1,4 +1,6 @@
-"""Price alerts: "tell me when this GPU is at or below this price". Asking (``subscribe``), confirming (double
+"""Price alerts: "tell me when this GPU is at or below this price". Asking (``request_alert``: the form stores the
+request, which the mail worker applies with ``subscribe``, so the answer is the same whatever the address holds),
+confirming (double
 opt-in, ``confirm``), mailing when a price change reaches the target (``apply_price_changes``, the receiver
 of ``catalog.price_events.price_changed``) and deleting (``delete``).
 
@@ -39,7 +41,7 @@ from optin.erasure import delete_with_admin_history
 from optin.tokens import token_hash
 
 from . import confirmation, mails
-from .models import PriceAlert
+from .models import AlertRequest, PriceAlert
 
 # A request for an alert whose confirmation mail went out sooner than this changes nothing, so nobody can
 # rewrite an alert its owner is about to confirm; a request for another GPU joins that mail.
@@ -87,6 +89,35 @@ def ask_confirmation(mailbox, alert, target, now):
     if confirmation_on_its_way(alert.email, now) or not mail_budget.spend(mailbox, now):
         return
     mails.queue_alert_confirmation(alert, target)
+
+
+# The request's evidence fields, copied to the alert and its consent record.
+CONSENT_FIELDS = ("consent_text_version", "privacy_policy_version", "consent_language", "source_path")
+
+
+def request_alert(*, email, gpu, target, language, consent):
+    """What the form does, for any address: store the request for the worker (one insert)."""
+    return AlertRequest.objects.create(email=email, gpu=gpu, target_usd_per_hour=target, language=language,
+                                       **consent)
+
+
+def apply_requests(limit=100):
+    """The worker's chore: each waiting request is subscribed (``subscribe``) and deleted, in one transaction, under
+    the mailbox's lock taken before the request's row (the order an erasure takes them: ``optin.erasure``).
+    Returns how many were applied."""
+    applied = 0
+    for pk, email in AlertRequest.objects.values_list("pk", "email")[:limit]:
+        with transaction.atomic():
+            mail_budget.lock(email)
+            request = AlertRequest.objects.select_for_update(of=("self",)).select_related("gpu").filter(pk=pk).first()
+            if request is None:  # applied by another worker, or erased
+                continue
+            subscribe(email=request.email, gpu=request.gpu, target=request.target_usd_per_hour,
+                      language=request.language, consent={field: getattr(request, field) for field in CONSENT_FIELDS},
+                      now=request.received_at)
+            request.delete()
+        applied += 1
+    return applied
 
 
 @transaction.atomic

@@ -18,6 +18,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import connections, router, transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from . import addresses, consent_records, mail_budget, pseudonyms
 from .models import ErasureLog, OutboxEmail
@@ -35,6 +36,7 @@ _holders = [AddressHolder(OutboxEmail, "recipient", admin_history=False)]
 def register_address_holder(model, field="email", *, admin_history=True):
     """Called from the ``AppConfig.ready()`` of an app whose ``model`` stores people's addresses."""
     holder = AddressHolder(model, field, admin_history)
+    model._meta.get_field(field).register_lookup(Lower)  # ``<field>__lower``, as the forms' constraints compare
     if holder not in _holders:
         _holders.insert(-1, holder)  # the outbox last: deleting the rows deletes their confirmation mails first
 
