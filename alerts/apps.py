@@ -14,7 +14,7 @@ class AlertsConfig(AppConfig):
     def ready(self):
         from catalog import gpu_page_panels
         from catalog.price_events import price_changed
-        from optin import consent_records, erasure, outbox, retention, worker
+        from optin import consent_records, erasure, origins, outbox, retention, worker
         from signups.log_redaction import SAMPLE_KEY, SAMPLE_TOKEN, register_secret_path_view
 
         from . import confirmation, lapse, mails
@@ -34,6 +34,7 @@ class AlertsConfig(AppConfig):
         consent_records.register_evidence_holder(PriceAlert)
         erasure.register_address_holder(PriceAlert)
         erasure.register_address_holder(AlertRequest, admin_history=False)
+        origins.register_request_model(AlertRequest)
         retention.register_purge(purge_unconfirmed_alerts, LABELS)
         register_secret_path_view("alerts:price_alert_confirm", "token", SAMPLE_TOKEN)
         register_secret_path_view("alerts:price_alert_renew", "token", SAMPLE_TOKEN)

@@ -35,7 +35,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from optin import consent_records, mail_budget, outbox
+from optin import consent_records, mail_budget, origins, outbox
 from optin.confirmation import LinkState, well_formed
 from optin.erasure import delete_with_admin_history
 from optin.tokens import token_hash
@@ -97,8 +97,10 @@ CONSENT_FIELDS = ("consent_text_version", "privacy_policy_version", "consent_lan
 
 def request_alert(*, email, gpu, target, language, consent):
     """What the form does, for any address: store the request for the worker (one insert)."""
-    return AlertRequest.objects.create(email=email, gpu=gpu, target_usd_per_hour=target, language=language,
-                                       **consent)
+    request = AlertRequest.objects.create(email=email, gpu=gpu, target_usd_per_hour=target, language=language,
+                                          **consent)
+    origins.note(request)  # the client network its mail counts against (``optin.origins``)
+    return request
 
 
 def apply_requests(limit=100):
@@ -112,9 +114,11 @@ def apply_requests(limit=100):
             request = AlertRequest.objects.select_for_update(of=("self",)).select_related("gpu").filter(pk=pk).first()
             if request is None:  # applied by another worker, or erased
                 continue
-            subscribe(email=request.email, gpu=request.gpu, target=request.target_usd_per_hour,
-                      language=request.language, consent={field: getattr(request, field) for field in CONSENT_FIELDS},
-                      now=request.received_at)
+            with origins.requested_from(origins.of(request)):
+                subscribe(email=request.email, gpu=request.gpu, target=request.target_usd_per_hour,
+                          language=request.language,
+                          consent={field: getattr(request, field) for field in CONSENT_FIELDS},
+                          now=request.received_at)
             request.delete()
         applied += 1
     return applied

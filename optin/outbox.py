@@ -14,10 +14,11 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core.mail import EmailMessage
+from django.db.models import Count
 from django.db.models.signals import post_delete
 from django.utils import timezone
 
-from . import consent_records
+from . import consent_records, origins
 from .confirmation import LINK_PLACEHOLDER
 from .models import OutboxEmail
 from .tokens import derived_token
@@ -84,8 +85,11 @@ def queue(*, recipient, subject, body, language, headers=None, confirmation_of=N
     or the link of ``link_kind`` (another kind registered for its model)."""
     link = {} if confirmation_of is None else {"link_kind": link_kind or kind_of(type(confirmation_of)),
                                                "link_row_id": confirmation_of.pk}
+    # Queued while a form's request is saved or applied: a mail to an address not confirmed, capped.
+    origin = origins.current()
+    cap = {} if origin is None else {"capped": True, "origin": origin}
     return OutboxEmail.objects.create(
-        recipient=recipient, subject=subject, body=body, language=language, headers=headers or {}, **link,
+        recipient=recipient, subject=subject, body=body, language=language, headers=headers or {}, **link, **cap,
     )
 
 
@@ -176,15 +180,65 @@ def record_confirmation_sent(mail, row):
                                            mail.sent_at)
 
 
+CAP_WINDOW = timedelta(hours=1)
+
+
+class CapRoom:
+    """What the hourly cap on forms' mails to addresses not confirmed leaves, as a pass begins: counted from the
+    capped mails sent in the last hour, in all and per origin (``origins.py``), and kept up to date as the pass
+    sends."""
+
+    def __init__(self, now):
+        self.cap = settings.OUTBOX_UNCONFIRMED_MAILS_PER_HOUR
+        self.share = max(1, self.cap * settings.OUTBOX_UNCONFIRMED_SHARE_PERCENT // 100)
+        sent = OutboxEmail.objects.filter(capped=True, sent_at__gt=now - CAP_WINDOW)
+        self.by_origin = dict(sent.values_list("origin").annotate(count=Count("pk")).values_list("origin", "count"))
+        self.total = sum(self.by_origin.values())
+
+    def full(self):
+        return self.total >= self.cap
+
+    def full_origins(self):
+        return [origin for origin, count in self.by_origin.items() if count >= self.share]
+
+    def allows(self, origin):
+        return not self.full() and self.by_origin.get(origin, 0) < self.share
+
+    def spend(self, origin):
+        self.by_origin[origin] = self.by_origin.get(origin, 0) + 1
+        self.total += 1
+
+
+def due_mails(limit, room, now):
+    """Up to ``limit`` due mails, (pk, capped, origin), oldest due first; capped ones only while the cap, and their
+    origin's share, has room (the others wait where they are, so a flood from one origin never stands before the
+    rest)."""
+    due = OutboxEmail.objects.filter(sent_at__isnull=True, next_attempt_at__lte=now)
+    if room.full():
+        due = due.filter(capped=False)
+    else:
+        full = room.full_origins()
+        if full:
+            due = due.exclude(capped=True, origin__in=full)
+    return list(due.order_by("next_attempt_at", "pk").values_list("pk", "capped", "origin")[:limit])
+
+
 def due_mail_ids(limit, now=None):
     now = now or timezone.now()
-    return list(
-        OutboxEmail.objects.filter(sent_at__isnull=True, next_attempt_at__lte=now)
-        .order_by("next_attempt_at").values_list("pk", flat=True)[:limit]
-    )
+    return [pk for pk, _capped, _origin in due_mails(limit, CapRoom(now), now)]
 
 
 def send_due(limit=100):
-    """One pass over the mails that are due: returns (sent, failed)."""
-    results = [send(pk) for pk in due_mail_ids(limit)]
+    """One pass over the mails that are due: returns (sent, failed). A capped mail over the cap or its origin's
+    share is left waiting for a later pass."""
+    now = timezone.now()
+    room = CapRoom(now)
+    results = []
+    for pk, capped, origin in due_mails(limit, room, now):
+        if capped and not room.allows(origin):
+            continue
+        result = send(pk)
+        if capped and result:
+            room.spend(origin)
+        results.append(result)
     return results.count(True), results.count(False)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Lower
 
-from optin import addresses, mail_budget, worker
+from optin import addresses, mail_budget, origins, worker
 
 from . import mails
 from .models import Signup, WaitlistRequest
@@ -28,10 +28,12 @@ ANSWER_FIELDS = ("gpu_id", "gpu_count", "via", "for_business")
 def request_to_join(*, email, currency, language, workload, consent, gpu=None, gpu_count=None, via="",
                     for_business=False):
     """What a signup request does, for any address: store its answers and consent for the worker."""
-    return WaitlistRequest.objects.create(
+    request = WaitlistRequest.objects.create(
         email=email, currency=currency, language=language, workload=workload, gpu=gpu, gpu_count=gpu_count,
         via=via, for_business=for_business, **consent,
     )
+    origins.note(request)  # the client network its confirmation counts against (``optin.origins``)
+    return request
 
 
 def apply_requests(limit=100):
@@ -49,18 +51,24 @@ def apply_requests(limit=100):
             request = WaitlistRequest.objects.select_for_update().filter(pk=pk).first()
             if request is None:
                 continue
-            join(
-                email=request.email, currency=request.currency, language=request.language,
-                workload_id=request.workload_id, at=request.received_at,
-                answers={field: getattr(request, field) for field in ANSWER_FIELDS},
-                consent={field: getattr(request, field) for field in (
-                    "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
-                )},
-            )
+            with origins.requested_from(origins.of(request)):
+                join_request(request)
             request.delete()
             worker.hold_point("waitlist-request-applied")
         applied += 1
     return applied
+
+
+def join_request(request):
+    """``join`` with what ``request`` holds."""
+    join(
+        email=request.email, currency=request.currency, language=request.language,
+        workload_id=request.workload_id, at=request.received_at,
+        answers={field: getattr(request, field) for field in ANSWER_FIELDS},
+        consent={field: getattr(request, field) for field in (
+            "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+        )},
+    )
 
 
 @transaction.atomic

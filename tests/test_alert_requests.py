@@ -50,7 +50,8 @@ def test_a_known_and_a_new_address_get_the_same_answer_by_the_same_queries_and_w
     assert len({repr(answer) for answer in answers.values()}) == 1, answers
     shapes = answers["new"][3]
     writes = [shape for shape in shapes if shape.split()[0] in ("INSERT", "UPDATE", "DELETE")]
-    assert len(writes) == 2 and "alerts_alertrequest" in writes[-1], writes  # the rate limit's count, the request
+    # The rate limit's count, the request and its origin (the client network its mail counts against).
+    assert len(writes) == 3 and "alerts_alertrequest" in writes[1] and "optin_requestorigin" in writes[2], writes
     assert not any("signups_pricealert" in shape or "signups_mailbox" in shape for shape in shapes)
     assert AlertRequest.objects.count() == 5
 

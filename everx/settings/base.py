@@ -314,6 +314,11 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+# Forms' mails to addresses not confirmed (confirmations, "limit reached", acknowledgements) the worker sends in
+# any hour, and the share of them one client network (an IPv4 address, an IPv6 /64) may take; beyond, mail waits
+# for the next hour, never dropped (optin/origins.py, optin/outbox.py).
+OUTBOX_UNCONFIRMED_MAILS_PER_HOUR = int(env("OUTBOX_UNCONFIRMED_MAILS_PER_HOUR", 600))
+OUTBOX_UNCONFIRMED_SHARE_PERCENT = int(env("OUTBOX_UNCONFIRMED_SHARE_PERCENT", 5))
 # Tests only: a folder where the mail worker stops at its hold points (optin/worker.py). Empty in production.
 WORKER_TEST_HOLD_DIR = env("WORKER_TEST_HOLD_DIR", "")
 # /healthz reports the mail queue as failing ("degraded") while the oldest mail waiting to be sent is
