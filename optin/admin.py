@@ -6,6 +6,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from company.admin import legal_page_version_link
+
 from . import addresses, consent_records
 from .erasure import erasures_of
 from .models import ConsentRecord, ErasureLog, OutboxEmail
@@ -101,8 +103,14 @@ class ConsentRecordAdmin(ReadOnlyAdmin):
     """What an auditor or the person asks to see: each consent of an address (found by typing it: the records hold
     only a keyed hash), what was asked, the mail that carried the link, the click, and how and when it ended."""
 
-    list_display = ("purpose", "asked_at", "consent_text_version", "consent_language", "confirmation_mail_sent_at",
-                    "confirmed_at", "withdrawn_at", "withdrawal", "keep_until")
+    list_display = ("purpose", "asked_at", "consent_text_version", "privacy_policy", "consent_language",
+                    "confirmation_mail_sent_at", "confirmed_at", "withdrawn_at", "withdrawal", "keep_until")
+    readonly_fields = ("privacy_policy",)
+
+    @admin.display(description=_("privacy policy agreed to"))
+    def privacy_policy(self, obj):
+        """The version, linked to its text as it was (``company.LegalPageVersion``)."""
+        return legal_page_version_link("privacy", obj.privacy_policy_version)
     list_filter = ("purpose", "withdrawal", "consent_language")
     date_hierarchy = "asked_at"
     search_fields = ("address_hash",)
