@@ -175,6 +175,9 @@ class LegalPage(models.Model):
     def save(self, *args, **kwargs):
         """Refused, whoever saves (the admin, the content loader, a shell), when the text changed under the same
         version; else the version's text is kept (``LegalPageVersion``)."""
+        stored = LegalPage.objects.filter(pk=self.pk).first() if self.pk else None
+        if stored is not None:
+            keep_version(stored)  # the text it replaces, if it was not kept yet (a page loaded before versions were)
         if self.changed_texts():
             self.clean()
         super().save(*args, **kwargs)
@@ -193,11 +196,11 @@ class LegalPage(models.Model):
         """The languages whose text differs from the one kept for this page's version (a language whose text was
         empty there may be filled in: a translation added)."""
         kept = LegalPageVersion.objects.filter(key=self.key, version=self.version).first()
-        if kept is None:
-            return []
-        return [code for code, text in self.texts().items()
-                if kept.texts.get(code, {}).get("body")
-                and comparable(text["body"]) != comparable(kept.texts[code]["body"])]
+        stored = LegalPage.objects.filter(pk=self.pk, version=self.version).first() if self.pk else None
+        references = [texts for texts in (kept and kept.texts, stored and stored.texts()) if texts]
+        return sorted({code for reference in references for code, text in self.texts().items()
+                       if reference.get(code, {}).get("body")
+                       and comparable(text["body"]) != comparable(reference[code]["body"])})
 
     def clean(self):
         """The text cannot change under the version consents recorded: a change of text needs a new version."""
