@@ -144,7 +144,9 @@ def send(pk):
     now = timezone.now()
     if not claim(pk, now):
         return None
-    mail = OutboxEmail.objects.get(pk=pk)
+    mail = OutboxEmail.objects.filter(pk=pk).first()
+    if mail is None:  # deleted since it was claimed (its row erased): nothing to send
+        return None
     mail.attempts += 1
     try:
         row = linked_row(mail)
