@@ -175,3 +175,25 @@ def redis_process(port=None):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# The mail worker as production starts it (scripts/start-production.sh outbox), passing every fraction of a second.
+WORKER_COMMAND = [sys.executable, "manage.py", "send_outbox", "--loop", "--interval", "0.2"]
+
+
+@contextmanager
+def mail_worker_process(smtp_port, log, **extra_env):
+    """The mail worker (``manage.py send_outbox --loop``) with the production settings, against the test database
+    and the SMTP server on ``smtp_port``; yields its process. Its output goes to ``log`` (a binary file)."""
+    env = production_env(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
+                         EMAIL_PORT=str(smtp_port), EMAIL_TIMEOUT="5", **extra_env)
+    process = subprocess.Popen(WORKER_COMMAND, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

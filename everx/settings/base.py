@@ -131,9 +131,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers (two workers taking signups) wait for each other, up to 20 s, instead of failing
     # with "database is locked": a transaction takes the write lock when it begins (a read lock upgraded
     # later fails at once, timeout or not), and WAL lets readers go on meanwhile.
+    # secure_delete: a deleted row's bytes are overwritten, not left in free pages (an erasure must erase);
+    # optin.erasure also checkpoints the write-ahead log, which still holds the row's pages, after each erasure.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE", "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -289,8 +291,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Django logs the path of a failed request ("Not Found: /es/registro/confirmar/<token>/"): the token or
     # unsubscribe key in it is replaced before any handler sees it (signups/log_redaction.py).
-    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"},
+                # No full IP or mail address in any line, and a bad Host header in one line (core/log_text.py).
+                "redacted": {"()": "core.log_text.RedactingFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redacted"]}},
     # django-axes says at INFO what every login did; its warnings (failures, lockouts) are enough.
     "loggers": {"django.request": {"filters": ["secret_paths"]}, "axes": {"level": "WARNING"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
@@ -311,6 +315,13 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+# Forms' mails to addresses not confirmed (confirmations, "limit reached", acknowledgements) the worker sends in
+# any hour, and the share of them one client network (an IPv4 address, an IPv6 /64) may take; beyond, mail waits
+# for the next hour, never dropped (optin/origins.py, optin/outbox.py).
+OUTBOX_UNCONFIRMED_MAILS_PER_HOUR = int(env("OUTBOX_UNCONFIRMED_MAILS_PER_HOUR", 600))
+OUTBOX_UNCONFIRMED_SHARE_PERCENT = int(env("OUTBOX_UNCONFIRMED_SHARE_PERCENT", 5))
+# Tests only: a folder where the mail worker stops at its hold points (optin/worker.py). Empty in production.
+WORKER_TEST_HOLD_DIR = env("WORKER_TEST_HOLD_DIR", "")
 # /healthz reports the mail queue as failing ("degraded") while the oldest mail waiting to be sent is
 # older than this (optin/outbox_health.py).
 MAIL_QUEUE_STALL_SECONDS = int(env("MAIL_QUEUE_STALL_SECONDS", 900))
@@ -346,4 +357,8 @@ PRICE_ALERTS_PER_ADDRESS = int(env("PRICE_ALERTS_PER_ADDRESS", 20))
 # days before that, a reminder mail offers a one-click renewal (alerts/lapse.py).
 PRICE_ALERT_LIFETIME_DAYS = int(env("PRICE_ALERT_LIFETIME_DAYS", 180))
 PRICE_ALERT_RENEWAL_NOTICE_DAYS = int(env("PRICE_ALERT_RENEWAL_NOTICE_DAYS", 14))
+# An alert that mailed mails again no sooner than this many hours later, unless the price has fallen this many
+# percent below both its target and the price it last mailed (alerts/price_alerts.py): price flips send no flood.
+PRICE_ALERT_COOLDOWN_HOURS = int(env("PRICE_ALERT_COOLDOWN_HOURS", 24))
+PRICE_ALERT_REFIRE_MARGIN_PERCENT = int(env("PRICE_ALERT_REFIRE_MARGIN_PERCENT", 10))
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"
