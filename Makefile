@@ -7,7 +7,7 @@ PORT ?= 8000
 # 7 s of every test run's start, in each worker), also where the environment asks it not to.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood bench-slow-clients bench-social-images install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -78,6 +78,12 @@ bench-signups: install-test messages
 
 bench-flood: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/cache_flood.py
+
+bench-slow-clients: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/slow_clients.py
+
+bench-social-images: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/social_images.py
 
 install: $(VENV)/.installed-run
 
