@@ -30,7 +30,9 @@ from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 
+from . import render_limit
 from .content_version import content_version
+from .errors import too_many_renders
 from .middleware import allow_methods
 from .page_store import get_page, put_page
 from .pages import language_codes
@@ -208,6 +210,11 @@ def cached_page(view=None, *, query=()):
         entry = cached_entry(key) if key else None
         if entry is not None:
             return serve_entry(request, entry)
+        if query and query_pairs_read(request, query):
+            # An answer to the visitor's own query, unless it is a preset not yet stored: counted per client.
+            seconds = render_limit.seconds_to_wait(request)
+            if seconds:
+                return too_many_renders(request, seconds)
         response = view(request, *args, **kwargs)
         if response.status_code != 200 or response.streaming or response.cookies:
             return response

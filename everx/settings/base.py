@@ -337,6 +337,10 @@ CONSENT_EVIDENCE_RETENTION_MONTHS = int(env("CONSENT_EVIDENCE_RETENTION_MONTHS",
 # counted in the database (signups/rate_limit.py).
 SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
 SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
+# Renders the page cache does not serve (a page's answer to one visitor's query), per client (an IPv6 client by
+# its /64) per window (core/render_limit.py); 0: no limit.
+RENDER_RATE_LIMIT = int(env("RENDER_RATE_LIMIT", 60))
+RENDER_RATE_LIMIT_WINDOW = int(env("RENDER_RATE_LIMIT_WINDOW", 60))
 # Mails the forms may queue for one mailbox (confirmations, a refused price alert, a provider's acknowledgement),
 # whatever asked for them and from where, per window (seconds), counted in the database (optin/mail_budget.py).
 SIGNUP_MAILS_PER_ADDRESS = int(env("SIGNUP_MAILS_PER_ADDRESS", 3))
