@@ -99,10 +99,12 @@ def log_in(base_url):
 
 
 def log_in_status(base_url, password):
-    """One login attempt as the editor from a fresh browser; returns the response's status and headers."""
+    """One login attempt as the editor from a fresh browser, with the authenticator's code; returns the response's
+    status and headers."""
     agent = Browserless(base_url)
     fields = form_fields(agent.request("GET", reverse("admin:login"))[2], "login-form")
-    fields.update({"username": "editor", "password": password, "next": reverse("admin:index")})
+    fields.update({"username": "editor", "password": password, "otp_token": authenticator_code(editor_account()),
+                   "next": reverse("admin:index")})
     status, headers, _page = agent.request("POST", reverse("admin:login"), fields)
     return status, headers
 
