@@ -15,8 +15,10 @@ socket and a buffer, and no thread:
   and ``max_buffering`` in all, and ``MAX_BUFFERED_BYTES`` of data: past a bound the oldest such connection is
   closed, so a flood of slow connections cannot fill the worker's ``worker_connections`` and keep new visitors
   out (clients behind ``FORWARDED_ALLOW_IPS``, a proxy, share no per-client bound);
-- a body larger than ``BODY_BUFFER_BYTES`` is refused with 413, except on the admin's paths (the staff's price
-  import), whose requests go to a thread once their head is whole;
+- a body larger than ``BODY_BUFFER_BYTES`` goes to a thread once that much of it is buffered (on the admin's
+  paths, the staff's price import, once the head is whole): Django refuses what it refuses as before (a file from
+  a visitor, a form over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, with its localized 400 page), and outside the admin the
+  thread must have the request whole within another ``GUNICORN_HEADER_TIMEOUT``, or its connection is shut down;
 - TLS: the handshake is done in the main loop too (non-blocking), then the request is read the same way.
 
 The header deadline of ``HeaderDeadlineWorker`` stays, for what a thread may still wait on: bytes pipelined
@@ -96,7 +98,7 @@ class Buffering:
         self.client, self.data, self.deadline, self.handshaken = client, bytearray(data), deadline, handshaken
 
 
-INCOMPLETE, COMPLETE, HEAD_TOO_LARGE, BODY_TOO_LARGE = "incomplete", "complete", "head too large", "body too large"
+INCOMPLETE, COMPLETE, PARTIAL, HEAD_TOO_LARGE = "incomplete", "complete", "partial", "head too large"
 
 
 def request_state(data, admin_prefix):
@@ -116,19 +118,25 @@ def request_state(data, admin_prefix):
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
     body = len(data) - end - 4
+    admin = target.startswith(admin_prefix)
     if "transfer-encoding" in headers:
-        if target.startswith(admin_prefix):
-            return COMPLETE
         if data.endswith((b"\r\n0\r\n\r\n", b"\r\n\r\n0\r\n\r\n")):
             return COMPLETE
-        return BODY_TOO_LARGE if body > BODY_BUFFER_BYTES else INCOMPLETE
+        return PARTIAL if admin or body >= BODY_BUFFER_BYTES else INCOMPLETE
     try:
         length = int(headers.get("content-length", "0"))
     except ValueError:
         return COMPLETE  # gunicorn's parser answers it (400)
-    if length > BODY_BUFFER_BYTES:
-        return COMPLETE if target.startswith(admin_prefix) else BODY_TOO_LARGE
-    return COMPLETE if body >= length else INCOMPLETE
+    if body >= length:
+        return COMPLETE
+    if length > BODY_BUFFER_BYTES and (admin or body >= BODY_BUFFER_BYTES):
+        return PARTIAL
+    return INCOMPLETE
+
+
+def is_admin(data, admin_prefix):
+    request_line = bytes(data[:data.find(b"\r\n", 2)]).decode("latin-1").lstrip("\r\n")
+    return request_line.count(" ") >= 2 and request_line.split(" ")[1].startswith(admin_prefix)
 
 
 def client_group(client):
@@ -157,7 +165,15 @@ class BufferingWorker(HeaderDeadlineWorker):
         trusted = self.cfg.forwarded_allow_ips or []
         self.trusted_clients = {str(address) for address in trusted}
         self.ssl_context = gunicorn_sock.ssl_context(self.cfg) if self.cfg.is_ssl else None
+        self.body_deadlines = {}  # connection → when a thread must have read the rest of a large body
         super().init_process()
+
+    def handle(self, conn):
+        try:
+            return super().handle(conn)
+        finally:
+            with self.header_deadlines_lock:
+                self.body_deadlines.pop(conn, None)
 
     # gunicorn calls this for a new connection, a kept-alive one that became readable and one with bytes left over
     # from its last request: the main loop reads the request first.
@@ -238,13 +254,14 @@ class BufferingWorker(HeaderDeadlineWorker):
         if not received:
             return
         verdict = request_state(state.data, self.admin_prefix)
-        if verdict == COMPLETE:
+        if verdict in (COMPLETE, PARTIAL):
             self.leave_buffering(conn, state)
+            if verdict == PARTIAL and not is_admin(state.data, self.admin_prefix):
+                with self.header_deadlines_lock:
+                    self.body_deadlines[conn] = time.monotonic() + self.header_timeout
             self.dispatch(conn, state.data)
         elif verdict == HEAD_TOO_LARGE:
             self.stop_buffering(conn, b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
-        elif verdict == BODY_TOO_LARGE:
-            self.stop_buffering(conn, b"HTTP/1.1 413 Content Too Large\r\n")
         else:
             self.enforce_bounds(conn)
 
@@ -273,6 +290,12 @@ class BufferingWorker(HeaderDeadlineWorker):
     def murder_pending(self):
         super().murder_pending()
         now = time.monotonic()
+        with self.header_deadlines_lock:
+            for conn, deadline in list(self.body_deadlines.items()):
+                if deadline < now:
+                    del self.body_deadlines[conn]
+                    with contextlib.suppress(OSError):
+                        conn.sock.shutdown(socket.SHUT_RDWR)
         for conn, state in list(self.buffering.items()):
             if state.deadline < now or not self.alive:
                 self.stop_buffering(conn, b"HTTP/1.1 408 Request Timeout\r\n" if self.alive else None)
