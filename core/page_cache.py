@@ -9,7 +9,8 @@ bytes, so they are stable across nonces.
 
 Only canonical pages are stored: a page with no query string, or whose query is one of the view's presets
 (the view parses it with its form and marks its response with ``canonical_page``); any other query, valid
-or not, gets its page rendered and served uncached, so distinct query strings cannot fill the cache.
+or not, gets its page rendered and served uncached, so distinct query strings cannot fill the cache. Such
+renders are limited per client (``core.render_limit``): past the limit, 429 with Retry-After.
 
 Two tiers: the shared cache (the ``pages`` alias of Redis or the database, bounded in bytes,
 ``core.page_store``) holds the pages for every process, and each process keeps the pages it served lately
