@@ -7,7 +7,7 @@ PORT ?= 8000
 # 7 s of every test run's start, in each worker), also where the environment asks it not to.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood bench-known-vs-new install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood bench-known-vs-new bench-slow-clients bench-social-images install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -82,6 +82,12 @@ bench-flood: install-test messages
 
 bench-known-vs-new: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/known_vs_new.py
+
+bench-slow-clients: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/slow_clients.py
+
+bench-social-images: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/social_images.py
 
 install: $(VENV)/.installed-run
 
