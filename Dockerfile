@@ -1,8 +1,10 @@
 # EverXCloud website, production image. Build: docker build -t everx-web .
 # Run: docker run -e SECRET_KEY=… -e DATABASE_URL=postgres://… -e SITE_URL=https://… -e ALLOWED_HOSTS=… \
 #        -p 8000:8000 everx-web
-# and, beside it, the mail worker (the only sender of mail; one per site, same environment, no port):
-#      docker run -e SECRET_KEY=… -e DATABASE_URL=postgres://… -e SITE_URL=https://… -e EMAIL_HOST=… everx-web outbox
+# and, beside it, the mail worker (the only sender of mail; one per site, same environment, no port; the script
+# starts it again whenever it exits unasked, and --restart brings back the container itself):
+#      docker run --restart unless-stopped -e SECRET_KEY=… -e DATABASE_URL=postgres://… -e SITE_URL=https://… \
+#        -e EMAIL_HOST=… everx-web outbox
 
 # The base image; a mirror's copy can be given with --build-arg PYTHON_IMAGE=… (scripts/check-docker-image.sh).
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm

@@ -7,7 +7,7 @@ PORT ?= 8000
 # 7 s of every test run's start, in each worker), also where the environment asks it not to.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood bench-known-vs-new bench-slow-clients bench-social-images install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -45,8 +45,9 @@ lint: install-test
 # The production configuration on this machine: gunicorn, whitenoise, HTTPS-only settings. A local
 # secret is made once in .secret_key; HTTPS is expected from a proxy, or give TLS_CERTFILE/TLS_KEYFILE.
 # SITE_URL (the origin of absolute URLs) defaults to this server's own address. The mail worker (the only
-# sender of mail) runs beside gunicorn and is stopped with it. It refuses to start while the operator record
-# is incomplete: fill it with OPERATOR_RECORD_FILE=FILE (company/operator-record.example.toml).
+# sender of mail) runs beside gunicorn, started again whenever it exits unasked, and is stopped with it. It
+# refuses to start while the operator record is incomplete: fill it with OPERATOR_RECORD_FILE=FILE
+# (company/operator-record.example.toml).
 serve: install messages
 	@test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/serve.sqlite3} \
@@ -78,6 +79,15 @@ bench-signups: install-test messages
 
 bench-flood: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/cache_flood.py
+
+bench-known-vs-new: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/known_vs_new.py
+
+bench-slow-clients: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/slow_clients.py
+
+bench-social-images: install-test messages
+	scripts/with-throwaway-postgres.sh $(PY) bench/social_images.py
 
 install: $(VENV)/.installed-run
 

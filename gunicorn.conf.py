@@ -3,58 +3,12 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import socket
 import sys
-import threading
-import time
 
 from gunicorn.glogging import Logger
-from gunicorn.workers.gthread import ThreadWorker
 
 from core.access_log import redacted_atoms
-
-
-class HeaderDeadlineWorker(ThreadWorker):
-    """gunicorn's threaded worker, with a deadline for a request's headers.
-
-    A thread reads a request's headers as they arrive; a client that sends them slowly (on purpose or
-    not) holds that thread, and gunicorn has no limit on how long. Here the worker's main loop, which
-    wakes at least once a second, shuts down the connection of any request whose headers are not complete
-    ``header_timeout`` seconds after a thread took it up: the thread is free again and other visitors are
-    served meanwhile by the other threads. Idle kept-alive connections wait in the main loop, not in a
-    thread, and are closed after ``keepalive`` seconds."""
-
-    header_timeout = int(os.environ.get("GUNICORN_HEADER_TIMEOUT", "10"))
-
-    def init_process(self):
-        self.header_deadlines = {}
-        self.header_deadlines_lock = threading.Lock()
-        super().init_process()
-
-    def handle(self, conn):
-        with self.header_deadlines_lock:
-            self.header_deadlines[conn] = time.monotonic() + self.header_timeout
-        try:
-            return super().handle(conn)
-        finally:
-            with self.header_deadlines_lock:
-                self.header_deadlines.pop(conn, None)
-
-    def handle_request(self, req, conn):
-        with self.header_deadlines_lock:
-            self.header_deadlines.pop(conn, None)
-        return super().handle_request(req, conn)
-
-    def murder_pending(self):
-        super().murder_pending()
-        now = time.monotonic()
-        # Under the lock: a request whose headers were complete meanwhile has left the table already.
-        with self.header_deadlines_lock:
-            for conn, deadline in list(self.header_deadlines.items()):
-                if deadline < now:
-                    del self.header_deadlines[conn]
-                    with contextlib.suppress(OSError):
-                        conn.sock.shutdown(socket.SHUT_RDWR)  # the thread's read returns: no more data
+from core.buffering_worker import BufferingWorker
 
 
 class RedactingLogger(Logger):
@@ -88,9 +42,10 @@ def post_worker_init(worker):
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
-# Threads, so that slow clients hold a thread each rather than a whole worker (sync workers served one
-# connection at a time: four slow clients stopped the site).
-worker_class = HeaderDeadlineWorker
+# Threads, each given a request only once the main loop has read it whole (core/buffering_worker.py): a slow
+# client holds no thread (sync workers served one connection at a time: four slow clients stopped the site; a
+# threaded worker that read requests in its threads, twenty).
+worker_class = BufferingWorker
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 # Each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads connections over them: on

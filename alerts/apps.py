@@ -15,22 +15,27 @@ class AlertsConfig(AppConfig):
         from catalog import gpu_page_panels
         from catalog.price_events import price_changed
         from core.site_parts import register_link
-        from optin import consent_records, erasure, outbox, retention, worker
+        from optin import consent_records, erasure, origins, outbox, retention, worker
         from signups.log_redaction import SAMPLE_KEY, SAMPLE_TOKEN, register_secret_path_view
 
         from . import confirmation, lapse, mails
-        from .models import PriceAlert
+        from .models import AlertRequest, PriceAlert
         from .panels import price_alert_panel, price_alert_row_link
-        from .price_alerts import on_price_changed
+        from .price_alerts import apply_requests, mail_after_cooldown, on_price_changed
         from .retention import LABELS, purge_unconfirmed_alerts
 
         # An alert's confirmation mail gets its link as it is sent; deleting an alert deletes its mails.
         outbox.register_link_kind("price_alert", PriceAlert, confirmation.issue_link, mails.CONFIRMATION_MAIL_VERSION)
         # A renewal reminder's link, made as it is sent; the mail worker reminds and lapses before each pass.
         outbox.register_link_kind(mails.RENEWAL_LINK_KIND, PriceAlert, lapse.issue_renewal_link)
+        # The requests the form stored come first: their confirmation mails go in the same pass.
+        worker.register_chore("Price alert requests", apply_requests)
         worker.register_chore("Price alerts reminded or lapsed", lapse.remind_and_lapse)
+        worker.register_chore("Price alerts mailed after their cooldown", mail_after_cooldown)
         consent_records.register_evidence_holder(PriceAlert)
         erasure.register_address_holder(PriceAlert)
+        erasure.register_address_holder(AlertRequest, admin_history=False)
+        origins.register_request_model(AlertRequest)
         retention.register_purge(purge_unconfirmed_alerts, LABELS)
         register_secret_path_view("alerts:price_alert_confirm", "token", SAMPLE_TOKEN)
         register_secret_path_view("alerts:price_alert_renew", "token", SAMPLE_TOKEN)

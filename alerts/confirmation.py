@@ -9,8 +9,8 @@ from optin.tokens import token_hash
 from .models import PriceAlert
 
 
-def issue_link(alert):
-    return issue_link_for(alert, "alerts:price_alert_confirm")
+def issue_link(alert, token=None):
+    return issue_link_for(alert, "alerts:price_alert_confirm", token)
 
 
 def alert_for(token):

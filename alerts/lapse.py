@@ -56,11 +56,11 @@ def lapsed(now):
     )
 
 
-def issue_renewal_link(alert):
-    """The reminder's renew link, made as the mail is sent: it replaces any earlier one and works until the alert
-    lapses."""
-    token = new_token()
-    PriceAlert.objects.filter(pk=alert.pk).update(
+def issue_renewal_link(alert, token=None):
+    """The reminder's renew link, made as the mail is sent (``token``: the mail's): it replaces any earlier one and
+    works until the alert lapses; the same mail sent again keeps its link."""
+    token = token or new_token()
+    PriceAlert.objects.filter(pk=alert.pk).exclude(renewal_token_hash=token_hash(token)).update(
         renewal_token_hash=token_hash(token),
         renewal_expires_at=lapses_at(alert.renewed_at, alert.renewal_reminder_queued_at),
     )

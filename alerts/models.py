@@ -44,6 +44,10 @@ class PriceAlert(ConsentEvidence):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     last_notified_at = models.DateTimeField(_("last notified"), null=True, blank=True)
+    # The price the last mail named: within the cooldown, only a fall well below it mails again (``price_alerts``).
+    last_notified_price_usd_per_hour = models.DecimalField(
+        _("last notified price"), max_digits=8, decimal_places=2, null=True, blank=True,
+    )
     # Double opt-in as for signups: only the SHA-256 of the mailed token, made when the mail is sent.
     confirmation_token_hash = models.CharField(
         max_length=64, null=True, blank=True, unique=True, editable=False,
@@ -82,3 +86,25 @@ class PriceAlert(ConsentEvidence):
 
 # ``email__lower=…`` matches the way the unique constraint compares addresses (and uses its index).
 PriceAlert._meta.get_field("email").register_lookup(Lower)
+
+
+class AlertRequest(ConsentEvidence):
+    """A submitted price alert form, stored as it came: the mail worker (``manage.py send_outbox``) applies it
+    (``price_alerts.apply_requests``: the alert, its consent record, its confirmation or "limit reached" mail) and
+    deletes it. The request does this one insert whatever the address holds, so neither its answer nor its timing
+    tells whether an address has alerts (as ``signups.WaitlistRequest``)."""
+
+    # As ``addresses.equivalent_address`` makes it (the form).
+    email = models.EmailField(_("email"), max_length=254)
+    gpu = models.ForeignKey(GPU, on_delete=models.CASCADE, related_name="+", verbose_name=_("GPU"))
+    target_usd_per_hour = models.DecimalField(_("target price"), max_digits=8, decimal_places=2)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    received_at = models.DateTimeField(_("received"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("waiting price alert request")
+        verbose_name_plural = _("waiting price alert requests")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.email} · {self.gpu_id} ≤ {self.target_usd_per_hour}"

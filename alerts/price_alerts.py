@@ -1,4 +1,6 @@
-"""Price alerts: "tell me when this GPU is at or below this price". Asking (``subscribe``), confirming (double
+"""Price alerts: "tell me when this GPU is at or below this price". Asking (``request_alert``: the form stores the
+request, which the mail worker applies with ``subscribe``, so the answer is the same whatever the address holds),
+confirming (double
 opt-in, ``confirm``), mailing when a price change reaches the target (``apply_price_changes``, the receiver
 of ``catalog.price_events.price_changed``) and deleting (``delete``).
 
@@ -14,6 +16,11 @@ of ``catalog.price_events.price_changed``) and deleting (``delete``).
   room and drops the rest.
 - A confirmed alert is active until the best price is at or below its target: then one mail is queued and
   the alert rests until the price has gone back above the target. A withdrawn offer changes nothing.
+- An alert that mailed waits a cooldown (PRICE_ALERT_COOLDOWN_HOURS) before it mails again, unless the price
+  has fallen PRICE_ALERT_REFIRE_MARGIN_PERCENT below both its target and the price it last mailed: prices that
+  flip around a target send one mail, not one per flip. An alert held back by the cooldown stays active; if the
+  price is still at or below its target when the cooldown ends, the mail worker mails it then
+  (``mail_after_cooldown``, a chore).
 - A confirmation when the price is already at or below the target mails at once, so an active alert always
   waits for a price it has not mailed about.
 - Each alert has its consent record (``optin.consent_records``), made when it is asked for: confirming,
@@ -24,17 +31,17 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q, Value
+from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from optin import consent_records, mail_budget, outbox
+from optin import consent_records, mail_budget, origins, outbox
 from optin.confirmation import LinkState, well_formed
 from optin.erasure import delete_with_admin_history
 from optin.tokens import token_hash
 
 from . import confirmation, mails
-from .models import PriceAlert
+from .models import AlertRequest, PriceAlert
 
 # A request for an alert whose confirmation mail went out sooner than this changes nothing, so nobody can
 # rewrite an alert its owner is about to confirm; a request for another GPU joins that mail.
@@ -82,6 +89,39 @@ def ask_confirmation(mailbox, alert, target, now):
     if confirmation_on_its_way(alert.email, now) or not mail_budget.spend(mailbox, now):
         return
     mails.queue_alert_confirmation(alert, target)
+
+
+# The request's evidence fields, copied to the alert and its consent record.
+CONSENT_FIELDS = ("consent_text_version", "privacy_policy_version", "consent_language", "source_path")
+
+
+def request_alert(*, email, gpu, target, language, consent):
+    """What the form does, for any address: store the request for the worker (one insert)."""
+    request = AlertRequest.objects.create(email=email, gpu=gpu, target_usd_per_hour=target, language=language,
+                                          **consent)
+    origins.note(request)  # the client network its mail counts against (``optin.origins``)
+    return request
+
+
+def apply_requests(limit=100):
+    """The worker's chore: each waiting request is subscribed (``subscribe``) and deleted, in one transaction, under
+    the mailbox's lock taken before the request's row (the order an erasure takes them: ``optin.erasure``).
+    Returns how many were applied."""
+    applied = 0
+    for pk, email in AlertRequest.objects.values_list("pk", "email")[:limit]:
+        with transaction.atomic():
+            mail_budget.lock(email)
+            request = AlertRequest.objects.select_for_update(of=("self",)).select_related("gpu").filter(pk=pk).first()
+            if request is None:  # applied by another worker, or erased
+                continue
+            with origins.requested_from(origins.of(request)):
+                subscribe(email=request.email, gpu=request.gpu, target=request.target_usd_per_hour,
+                          language=request.language,
+                          consent={field: getattr(request, field) for field in CONSENT_FIELDS},
+                          now=request.received_at)
+            request.delete()
+        applied += 1
+    return applied
 
 
 @transaction.atomic
@@ -202,11 +242,28 @@ def confirm(token, now=None):
     return confirm_all(token, now).state
 
 
+def cooldown():
+    return timedelta(hours=settings.PRICE_ALERT_COOLDOWN_HOURS)
+
+
+def may_mail(alert, price, now):
+    """Whether ``alert``, active and at or above ``price``, may mail now: it never mailed, its cooldown is over,
+    or the price has fallen the margin below both its target and the price it last mailed."""
+    if alert.last_notified_at is None or alert.last_notified_at <= now - cooldown():
+        return True
+    floor = min(alert.target_usd_per_hour, alert.last_notified_price_usd_per_hour or alert.target_usd_per_hour)
+    return price <= floor * (100 - settings.PRICE_ALERT_REFIRE_MARGIN_PERCENT) / 100
+
+
 def notify(alerts, now):
-    """Queue the mail of each (alert, GPU, new price) and let the alerts rest."""
+    """Queue the mail of each (alert, GPU, new price) and let the alerts rest, noting when and at which price."""
     outbox.queue_all([mails.price_alert_mail(alert, gpu, price) for alert, gpu, price in alerts])
+    prices = {gpu.pk: price for _alert, gpu, price in alerts}
+    # One statement per batch whatever the number of GPUs: each alert takes its own GPU's price.
+    price_of_gpu = Case(*(When(gpu_id=pk, then=Value(price)) for pk, price in prices.items()),
+                        output_field=PriceAlert._meta.get_field("last_notified_price_usd_per_hour"))
     update_in_batches([alert.pk for alert, _gpu, _price in alerts], state=PriceAlert.State.RESTING,
-                      last_notified_at=now)
+                      last_notified_at=now, last_notified_price_usd_per_hour=price_of_gpu)
 
 
 def update_in_batches(pks, **values):
@@ -231,19 +288,37 @@ def apply_price_changes(changes, now=None):
         .filter(confirmed_at__isnull=False, gpu_id__in=new_prices)
         .filter(Q(state=State.ACTIVE, target_usd_per_hour__gte=min(prices))
                 | Q(state=State.RESTING, target_usd_per_hour__lt=max(prices)))
-        .only("pk", "email", "gpu_id", "state", "target_usd_per_hour", "language", "unsubscribe_key")
+        .only("pk", "email", "gpu_id", "state", "target_usd_per_hour", "language", "unsubscribe_key",
+              "last_notified_at", "last_notified_price_usd_per_hour")
     )
     to_notify, to_rearm = [], []
     for alert in candidates:
         gpu, price = new_prices[alert.gpu_id]
         if alert.state == State.ACTIVE and alert.target_usd_per_hour >= price:
-            to_notify.append((alert, gpu, price))
+            if may_mail(alert, price, now):  # else it stays active, for the end of its cooldown
+                to_notify.append((alert, gpu, price))
         elif alert.state == State.RESTING and alert.target_usd_per_hour < price:
             to_rearm.append(alert.pk)
     if to_notify:
         notify(to_notify, now)
     update_in_batches(to_rearm, state=State.ACTIVE)
     return PriceChangeOutcome(len(candidates), len(to_notify), len(to_rearm))
+
+
+@transaction.atomic
+def mail_after_cooldown(limit, now=None):
+    """The mail worker's chore: the active alerts the cooldown held back whose GPU's price is still at or below
+    their target once it is over mail now. Returns how many mailed."""
+    now = now or timezone.now()
+    alerts = list(
+        PriceAlert.objects.select_for_update(skip_locked=True, of=("self",)).select_related("gpu")
+        .filter(confirmed_at__isnull=False, state=PriceAlert.State.ACTIVE, last_notified_at__lte=now - cooldown(),
+                gpu__price_usd_per_hour__lte=F("target_usd_per_hour"))
+        .order_by("last_notified_at", "pk")[:limit]
+    )
+    if alerts:
+        notify([(alert, alert.gpu, alert.gpu.price_usd_per_hour) for alert in alerts], now)
+    return len(alerts)
 
 
 def on_price_changed(sender, changes, **kwargs):

@@ -66,8 +66,8 @@ class PriceAlertView(PublicFormView):
         return reverse("alerts:price_alert_thanks", kwargs={"slug": self.gpu.slug})
 
     def save(self, form, consent):
-        price_alerts.subscribe(email=form.cleaned_data["email"], gpu=self.gpu, target=form.cleaned_data["target"],
-                               language=get_language(), consent=consent)
+        price_alerts.request_alert(email=form.cleaned_data["email"], gpu=self.gpu,
+                                   target=form.cleaned_data["target"], language=get_language(), consent=consent)
 
 
 price_alert = PriceAlertView.as_view()

@@ -132,7 +132,8 @@ def main():
     # The page figures are measured in rounds, each right after its own static-file run, so that a
     # slower or faster spell of the machine moves both sides of a ratio; the median round is reported.
     rounds = []
-    with gunicorn_server(workers=2) as cached, gunicorn_server(workers=2, PAGE_CACHE_ENABLED="false") as uncached:
+    with gunicorn_server(workers=2, RENDER_RATE_LIMIT="0") as cached, \
+            gunicorn_server(workers=2, PAGE_CACHE_ENABLED="false", RENDER_RATE_LIMIT="0") as uncached:
         for _round in range(ROUNDS):
             rounds.append({
                 "static file": wrk(cached + "/static/bench/workload-page.html", seconds=5),

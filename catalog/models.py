@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from core.header_text import validate_header_text
 from core.page_addresses import languages_where_taken
 from core.pages import language_codes, language_name
 
@@ -123,7 +124,8 @@ class GPU(models.Model):
 
     def clean(self):
         """The price's time is plausible; the GPU's page must be reachable: in no language may its address
-        be another page's."""
+        be another page's. Its name goes into mail subjects: no line break (``core.header_text``)."""
+        self.clean_name()
         self.clean_price_time()
         self.clean_unsupported_specs()
         self.clean_derived_source()
@@ -135,6 +137,13 @@ class GPU(models.Model):
                 "This slug would make the GPU's page the address of another page in %(language)s; "
                 "choose another."
             ) % {"language": language_name(taken[0])}})
+
+    def clean_name(self):
+        """Checked here rather than as the field's validator, which would be a migration of the catalogue."""
+        try:
+            validate_header_text(self.name)
+        except ValidationError as error:
+            raise ValidationError({"name": error.messages}) from None
 
     def clean_price_time(self):
         """A price time ahead of now would also make every newer price from the feed look older (kept out)."""

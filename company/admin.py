@@ -3,12 +3,13 @@ model's permissions (operators, not the Editors group) see it. The legal pages, 
 from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from .completeness import missing_details
-from .models import LegalPage, OperatorRecord, Recipient
+from .models import LegalPage, LegalPageVersion, OperatorRecord, Recipient
 
 
 class RecipientInline(admin.TabularInline):
@@ -68,3 +69,37 @@ class LegalPageAdmin(TabbedTranslationAdmin):
         ), messages.ERROR)
         return HttpResponseRedirect(reverse(f"{self.admin_site.name}:company_legalpage_change",
                                             args=[object_id]))
+
+
+@admin.register(LegalPageVersion)
+class LegalPageVersionAdmin(admin.ModelAdmin):
+    """The text of each version of a legal page, as it was: shown, never added, changed or deleted by hand (a saved
+    page keeps its version's text); the consent records link here."""
+
+    list_display = ("key", "version", "updated", "kept_at")
+    list_filter = ("key",)
+    fields = ("key", "version", "updated", "kept_at", "texts_shown")
+    readonly_fields = fields
+
+    @admin.display(description=_("text in each language"))
+    def texts_shown(self, obj):
+        return format_html_join("", '<h3 lang="{}">{}</h3><pre style="white-space: pre-wrap">{}</pre>', (
+            (code, text.get("title", ""), text.get("body", "")) for code, text in obj.texts.items()))
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def legal_page_version_link(key, version):
+    """A link to the kept text of ``version`` of the page ``key`` in the admin, or a note that it was not kept."""
+    kept = LegalPageVersion.objects.filter(key=key, version=version).first() if version else None
+    if kept is None:
+        return gettext("not kept (before texts were kept)") if version else "—"
+    return format_html('<a href="{}">{}</a>', reverse("admin:company_legalpageversion_change", args=[kept.pk]),
+                       version)

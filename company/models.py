@@ -3,9 +3,11 @@ personal data listed with it. Every field starts empty: the company's details ar
 ``check --deploy`` names each one still missing (company/completeness.py). And the legal pages, whose
 text names the record's details."""
 from babel import Locale
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import ProtectedError
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 # The European Economic Area: the EU's 27 members, Iceland, Liechtenstein and Norway. A recipient
@@ -170,9 +172,84 @@ class LegalPage(models.Model):
     def __str__(self):
         return self.title or self.get_key_display()
 
+    def save(self, *args, **kwargs):
+        """Refused, whoever saves (the admin, the content loader, a shell), when the text changed under the same
+        version; else the version's text is kept (``LegalPageVersion``)."""
+        stored = LegalPage.objects.filter(pk=self.pk).first() if self.pk else None
+        if stored is not None:
+            keep_version(stored)  # the text it replaces, if it was not kept yet (a page loaded before versions were)
+        if self.changed_texts():
+            self.clean()
+        super().save(*args, **kwargs)
+        keep_version(self)
+
     @property
     def url_name(self):
         return self.URL_NAMES[self.key]
+
+    def texts(self):
+        """Title and text in each language: what ``LegalPageVersion`` keeps."""
+        return {code: {"title": getattr(self, f"title_{code}", "") or "",
+                       "body": getattr(self, f"body_{code}", "") or ""} for code, _name in settings.LANGUAGES}
+
+    def changed_texts(self):
+        """The languages whose text differs from the one kept for this page's version (a language whose text was
+        empty there may be filled in: a translation added)."""
+        kept = LegalPageVersion.objects.filter(key=self.key, version=self.version).first()
+        stored = LegalPage.objects.filter(pk=self.pk, version=self.version).first() if self.pk else None
+        references = [texts for texts in (kept and kept.texts, stored and stored.texts()) if texts]
+        return sorted({code for reference in references for code, text in self.texts().items()
+                       if reference.get(code, {}).get("body")
+                       and comparable(text["body"]) != comparable(reference[code]["body"])})
+
+    def clean(self):
+        """The text cannot change under the version consents recorded: a change of text needs a new version."""
+        changed = self.changed_texts()
+        if changed:
+            raise ValidationError({"version": _(
+                "The text changed (%(languages)s): give this page a new version. Consents recorded the version "
+                "they agreed to, and each version's text is kept."
+            ) % {"languages": ", ".join(changed)}})
+
+
+
+def comparable(text):
+    """A legal text as it reads: line endings and the whitespace around it (a form strips it) make no change."""
+    return text.replace("\r\n", "\n").strip()
+
+
+def keep_version(page):
+    """Keep the text of ``page``'s version: a new version's whole text, or a language filled in since."""
+    kept, created = LegalPageVersion.objects.get_or_create(
+        key=page.key, version=page.version, defaults={"texts": page.texts(), "updated": page.updated})
+    if not created:
+        texts = {code: kept.texts.get(code) if kept.texts.get(code, {}).get("body") else text
+                 for code, text in page.texts().items()}
+        if texts != kept.texts:
+            kept.texts = texts
+            kept.save(update_fields=["texts"])
+
+
+class LegalPageVersion(models.Model):
+    """The text of one version of a legal page, in every language, kept as it was: what a consent record that
+    names the version was given on (the consent records' admin shows it beside them). Never changed, never
+    deleted; a new version of the page makes a new row."""
+
+    key = models.CharField(_("page"), max_length=20, choices=LegalPage.Key.choices)
+    version = models.CharField(_("version"), max_length=40)
+    # {language: {"title": …, "body": …}}, the body in the legal text format (``legal_text.py``).
+    texts = models.JSONField(_("texts"), default=dict)
+    updated = models.DateField(_("last updated"))
+    kept_at = models.DateTimeField(_("kept since"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("legal page version")
+        verbose_name_plural = _("legal page versions")
+        ordering = ["key", "-kept_at"]
+        constraints = [models.UniqueConstraint(fields=["key", "version"], name="legal_page_version_unique")]
+
+    def __str__(self):
+        return f"{self.get_key_display()} {self.version}"
 
 
 def refuse_legal_page_deletion(sender, instance, **kwargs):

@@ -1,5 +1,5 @@
 """The editors' admin: Django's admin with pages of the apps' own listed beside their models. Its login
-is guarded by django-axes (``core.login_lockout``)."""
+asks for a second factor (``core.staff_login``) and is guarded by django-axes (``core.login_lockout``)."""
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -81,6 +81,18 @@ class EverXAdminSite(admin.AdminSite):
     site_header = gettext_lazy("EverXCloud editors")
     site_title = gettext_lazy("EverXCloud editors")
     index_title = gettext_lazy("Site content")
+    login_template = "admin/staff_login.html"
+
+    @property
+    def login_form(self):
+        # Imported when asked for: this module is loaded with the app registry (EverXAdminConfig), before the forms.
+        from .staff_login import StaffLoginForm
+
+        return StaffLoginForm
+
+    def has_permission(self, request):
+        """Staff whose login passed the second factor (django_otp's ``is_verified``)."""
+        return super().has_permission(request) and request.user.is_verified()
 
     def register(self, model_or_iterable, admin_class=None, **options):
         """Every model admin's form and its inlines' forms place a model's own validation errors on fields the

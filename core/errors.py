@@ -68,6 +68,18 @@ def too_many_requests(request, retry_after):
     return response
 
 
+def too_many_renders(request, retry_after):
+    """A page's answer to a query, refused past its client's limit (core/render_limit.py)."""
+    response = message_page(request, _("Too many requests"), [
+        _("We received many requests for calculated pages from your connection in a short time. Please wait "
+          "%(seconds)s seconds and try again; pages without your own inputs are still served.")
+        % {"seconds": retry_after},
+    ], status=429)
+    response["Retry-After"] = str(retry_after)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 def service_unavailable():
     """Rendered without the request, so without context processors: nothing here touches the database."""
     body = render_to_string("core/message.html", message_context(_("Temporarily unavailable"), [

@@ -10,15 +10,14 @@ the last attempt, and failures further apart than that are not added up:
   lock the editor out, who logs in from their own address.
 - a client address, whatever the username: LOGIN_MAX_FAILURES_PER_ADDRESS (20); the address can then log
   in as nobody (guessing many usernames, or one with ever-changing spelling).
-- a username from every address (the ceiling): LOGIN_USER_CEILING (100); that username is then locked out
-  for everyone, with a warning in the log. This stops guessing spread over many addresses; its price is
-  that such an attack can lock an editor out, which the warning tells the operators about.
+There is no limit per username from every address: any such limit is one a stranger can reach, from enough
+addresses, to lock an editor out for everyone (issue 48: 100 failures from 25 addresses closed the admin). Guessing
+spread over many addresses meets the second factor instead: a password alone never logs staff in
+(``core.staff_login``), and a wrong code counts as a failed login here.
 axes compares every parameter with one limit (AXES_FAILURE_LIMIT); a limit per parameter is a handler of
 our own, as its maintainers advise (jazzband/django-axes#661). An IPv6 address counts as its /64 network,
 which one host usually holds whole, and a username whatever its case. A successful login clears only the
 failures of its username from its address."""
-import logging
-
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off
 from axes.models import AccessAttempt
@@ -30,15 +29,11 @@ from django.utils.translation import gettext as _
 
 from .client_ip import client_network
 
-logger = logging.getLogger(__name__)
-
 # The setting that holds the limit of each of AXES_LOCKOUT_PARAMETERS.
 LIMIT_SETTINGS = {
     ("username", "ip_address"): "LOGIN_MAX_FAILURES_PER_USER",
     ("ip_address",): "LOGIN_MAX_FAILURES_PER_ADDRESS",
-    ("username",): "LOGIN_USER_CEILING",
 }
-CEILING = ("username",)
 
 
 def address_group(request):
@@ -74,16 +69,6 @@ class PerParameterLimitsHandler(AxesDatabaseHandler):
     def get_failures(self, request, credentials=None):
         return sum(count >= getattr(settings, LIMIT_SETTINGS[parameters])
                    for parameters, count in self.failures(request, credentials).items())
-
-    def user_login_failed(self, sender, credentials, request=None, **kwargs):
-        super().user_login_failed(sender, credentials, request, **kwargs)
-        if request is not None and self.failures(request, credentials).get(CEILING) == settings.LOGIN_USER_CEILING:
-            logger.warning(
-                "Admin login: %d failed logins for the username %r from every address, the last from %s; that "
-                "username is locked out for everyone until %d s pass without a failed login.",
-                settings.LOGIN_USER_CEILING, get_client_username(request, credentials), request.axes_ip_address,
-                get_cool_off(request).total_seconds(),
-            )
 
     def reset_user_attempts(self, request, credentials=None):
         """After a successful login (AXES_RESET_ON_SUCCESS): only its username's failures from its address. A

@@ -9,7 +9,8 @@ bytes, so they are stable across nonces.
 
 Only canonical pages are stored: a page with no query string, or whose query is one of the view's presets
 (the view parses it with its form and marks its response with ``canonical_page``); any other query, valid
-or not, gets its page rendered and served uncached, so distinct query strings cannot fill the cache.
+or not, gets its page rendered and served uncached, so distinct query strings cannot fill the cache. Such
+renders are limited per client (``core.render_limit``): past the limit, 429 with Retry-After.
 
 Two tiers: the shared cache (the ``pages`` alias of Redis or the database, bounded in bytes,
 ``core.page_store``) holds the pages for every process, and each process keeps the pages it served lately
@@ -30,7 +31,9 @@ from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 
+from . import render_limit
 from .content_version import content_version
+from .errors import too_many_renders
 from .middleware import allow_methods
 from .page_store import get_page, put_page
 from .pages import language_codes
@@ -208,6 +211,11 @@ def cached_page(view=None, *, query=()):
         entry = cached_entry(key) if key else None
         if entry is not None:
             return serve_entry(request, entry)
+        if query and query_pairs_read(request, query):
+            # An answer to the visitor's own query, unless it is a preset not yet stored: counted per client.
+            seconds = render_limit.seconds_to_wait(request)
+            if seconds:
+                return too_many_renders(request, seconds)
         response = view(request, *args, **kwargs)
         if response.status_code != 200 or response.streaming or response.cookies:
             return response

@@ -37,6 +37,13 @@ def get_page(key):
     return shared_cache("get", key, cache_alias=PAGES_ALIAS)
 
 
+def has_room(version, size):
+    """Whether ``size`` more bytes fit under ``version``'s bound now (a later ``put_page`` decides). Raises
+    CacheUnavailable."""
+    stored = shared_cache("get", stored_bytes_key(version)) or 0
+    return stored + size <= settings.PAGE_CACHE_MAX_BYTES
+
+
 def put_page(key, version, entry):
     """Stores the page under ``key`` unless the bytes of ``version`` would pass the bound; returns whether it
     was stored. Raises CacheUnavailable."""

@@ -1,9 +1,12 @@
 """Per-page social images (Open Graph, Twitter cards): a PNG with the page's title, made on request.
 
-The URL carries the title signed with the site's secret, so only titles the site wrote are drawn. A
-drawing takes tens of milliseconds: each is kept in the shared cache, under its token and this module's
-own digest (a change to the drawing draws every image anew)."""
-import contextlib
+The URL carries the title and the page's path without its query string, signed with the site's secret: only
+titles and paths the site wrote are drawn, a finite set (a page's query string, which a visitor chooses,
+never makes a new image). A drawing takes tens of milliseconds: each is kept in the pages' space of the
+shared cache (``core.page_store``, bounded in bytes and emptied with each content version) and in the
+process's recent pages, under the title, path and this module's own digest (a change to the drawing draws
+every image anew). An image is drawn only when the pages' space has room to keep it: past the bound (or with
+the shared cache unavailable), the site's generic image is served, drawn once per process."""
 import functools
 import hashlib
 import io
@@ -16,7 +19,9 @@ from django.http import Http404, HttpResponse
 from django.urls import reverse
 from PIL import Image, ImageDraw, ImageFont
 
-from .shared_cache import CacheUnavailable, shared_cache
+from . import page_store
+from .content_version import content_version
+from .shared_cache import CacheUnavailable
 
 SALT = "social-image"
 SIZE = (1200, 630)
@@ -32,8 +37,13 @@ def signer():
 
 
 def social_image_url(title, path):
-    """The image of the page at ``path``: its title drawn, the path making the URL the page's own."""
-    return reverse("social_image", kwargs={"token": signed_token(str(title), path, settings.SECRET_KEY)})
+    """The image of the page at ``path``: its title drawn, the path (without its query string) making the URL
+    the page's own."""
+    return reverse("social_image", kwargs={"token": signed_token(str(title), page_path(path), settings.SECRET_KEY)})
+
+
+def page_path(path):
+    return path.split("?", 1)[0]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -80,18 +90,41 @@ DRAWING_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
 CACHE_SECONDS = 7 * 24 * 3600
 
 
-def drawn(token, title):
-    """The PNG of ``title``, from the shared cache, or drawn and kept there."""
-    key = f"social-image:{DRAWING_DIGEST}:{hashlib.sha256(token.encode()).hexdigest()}"
+# Room the pages' space must have left before an image is drawn: above any drawing's stored size (a title of five
+# lines is about 40 KB of PNG, 55 KB as the database cache stores it).
+IMAGE_ROOM_BYTES = 64 * 1024
+
+
+def image_key(title, path):
+    digest = hashlib.sha256(f"{DRAWING_DIGEST}\x00{title}\x00{path}".encode()).hexdigest()
+    return f"page:{content_version()}:social-image:{digest}"
+
+
+@functools.lru_cache(maxsize=1)
+def generic_image():
+    """The site's own image, for a page whose image the cache has no room for: drawn once per process."""
+    return draw("EverXCloud")
+
+
+def drawn(title, path):
+    """The PNG of ``title`` (the page at ``path``) and whether it is the page's own: from the page cache, or drawn and
+    kept there when the pages' space has room for it; else the generic image."""
+    from .page_cache import cached_entry, store_entry  # the page cache imports this module (page_context)
+
+    key = image_key(title, path)
+    entry = cached_entry(key)
+    if entry is not None:
+        return entry["body"], True
     try:
-        png = shared_cache("get", key)
+        room = page_store.has_room(key.split(":", 2)[1], IMAGE_ROOM_BYTES)
     except CacheUnavailable:
-        return draw(title)
-    if png is None:
-        png = draw(title)
-        with contextlib.suppress(CacheUnavailable):
-            shared_cache("set", key, png, timeout=CACHE_SECONDS)
-    return png
+        room = False
+    if not room:
+        return generic_image(), False
+    png = draw(title)
+    store_entry(key, {"body": png, "gzip_body": None, "content_type": "image/png",
+                      "etag": f'"{hashlib.sha256(png).hexdigest()[:40]}"', "uses_nonce": False})
+    return png, True
 
 
 def read_token(token):
@@ -104,10 +137,12 @@ def read_token(token):
 
 def social_image(request, token):
     try:
-        title, _path = read_token(token)
+        title, path = read_token(token)
     except (signing.BadSignature, ValueError):
         raise Http404 from None
-    response = HttpResponse(drawn(token, str(title)[:200]), content_type="image/png")
-    # The URL is derived from the image's content: it never changes.
-    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    # A token made before paths lost their query string has the page's own image all the same.
+    png, own = drawn(str(title)[:200], page_path(str(path)))
+    response = HttpResponse(png, content_type="image/png")
+    # The URL is derived from the image's content: it never changes. The generic image stands in for a while.
+    response["Cache-Control"] = "public, max-age=31536000, immutable" if own else "public, max-age=300"
     return response

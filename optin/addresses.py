@@ -19,6 +19,7 @@ or should not mail: no dot (``localhost``), an IP literal, or a special-use top-
 (RFC 2606, 6761, 6762, 7686, 9476 and ICANN's ``.internal``). ``SIGNUP_ALLOWED_RESERVED_TLDS`` lets the
 tests use ``.example``."""
 import contextlib
+import re
 import unicodedata
 
 from django.conf import settings
@@ -72,10 +73,85 @@ def normalize(address):
     return f"{local}@{domain}"
 
 
+# Characters of an unquoted local part (RFC 5322 atext), in dot-separated atoms.
+DOT_ATOM = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*\Z")
+QUOTED_PAIR = re.compile(r"\\(.)")
+# One mailbox at Google under either domain; Gmail ignores the dots of the local part and what follows a "+".
+GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
+GMAIL_DOMAIN = "gmail.com"
+
+
+def unquoted(local):
+    """The content of a quoted local part (``"ana"`` → ``ana``, quoted pairs resolved), or None if it is not one."""
+    if len(local) >= 2 and local.startswith('"') and local.endswith('"'):
+        return QUOTED_PAIR.sub(r"\1", local[1:-1])
+    return None
+
+
+def canonical_local_part(local):
+    """``local`` as RFC 5321 says it is the same mailbox: a quoted string whose content could be written without
+    quotes is that content (``"ana"`` is ``ana``); one that needs them keeps them, with only the escapes they
+    need."""
+    content = unquoted(local)
+    if content is None:
+        return local
+    if DOT_ATOM.match(content):
+        return content
+    return '"' + content.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def gmail_local_part(local):
+    """A Gmail local part as Gmail reads it: case, dots and a "+tag" ignored."""
+    base = local.lower().partition("+")[0].replace(".", "")
+    return base or local.lower()
+
+
+def equivalent_address(address):
+    """The one spelling of every address that reaches the same person for certain, as duplicate detection and
+    erasure compare them (and the forms store them): ``normalize``, a quoted local part unquoted when it can be
+    (RFC 5321), and at Gmail (``gmail.com``, ``googlemail.com``) the local part without dots or "+tag", at
+    ``gmail.com``. A "+tag" elsewhere stays: at another provider it may be another person's mailbox. The local
+    part's case stays as typed (compared ignoring case: ``key``)."""
+    address = normalize(address)
+    local, at, domain = address.rpartition("@")
+    if not at or not local or not domain:
+        return address
+    local = canonical_local_part(local)
+    if domain in GMAIL_DOMAINS:
+        local, domain = gmail_local_part(local), GMAIL_DOMAIN
+    return f"{local}@{domain}"
+
+
+def mailbox_for_budget(address):
+    """The mailbox a mail budget or rate limit counts: ``equivalent_address`` case-folded, and a "+tag" stripped
+    at every domain (most providers deliver ``ana+anything@`` to ``ana@``; two people it might separate share
+    one budget, which only delays their mail). Never stored, never used to find rows: only hashed
+    (``pseudonyms.mailbox_hash``)."""
+    address = equivalent_address(address)
+    local, at, domain = address.rpartition("@")
+    if not at or not local or not domain:
+        return address.casefold()
+    content = unquoted(local)
+    local = (content if content is not None else local).casefold()
+    base = local.partition("+")[0]
+    return f"{base or local}@{domain}"
+
+
 def key(address):
-    """What identifies a person's mailbox: the normalized address, ignoring case (as ``Lower(email)`` does for
-    the ASCII addresses the forms accept)."""
+    """What identifies a person's mailbox: ``equivalent_address``, ignoring case (as ``Lower(email)`` does for the
+    ASCII addresses the forms accept)."""
+    return equivalent_address(address).lower()
+
+
+def legacy_key(address):
+    """What identified a mailbox before ``equivalent_address`` (the normalized spelling, ignoring case): the key
+    of the hashes made before it, which lookups by address also try."""
     return normalize(address).lower()
+
+
+def keys(address):
+    """Every key a hash of ``address`` may have been made from, the current first."""
+    return list(dict.fromkeys((key(address), legacy_key(address))))
 
 
 def validate_deliverable(address):

@@ -1,11 +1,12 @@
 """The outbox, the consent records and the erasure log in the admin: read only. Staff find a person's rows by
 address however it is spelt (``AddressSearchMixin``, which the forms' admins use too)."""
 from django.contrib import admin
-from django.db.models import Q, Value
-from django.db.models.functions import Lower
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+
+from company.admin import legal_page_version_link
 
 from . import addresses, consent_records
 from .erasure import erasures_of
@@ -21,8 +22,8 @@ class AddressSearchMixin:
     def get_search_results(self, request, queryset, search_term):
         results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         if "@" in search_term:
-            address = Lower(Value(addresses.normalize(search_term)))
-            results |= queryset.filter(**{f"{self.address_field}__lower": address})
+            spellings = {addresses.key(search_term), addresses.legacy_key(search_term)}
+            results |= queryset.filter(**{f"{self.address_field}__lower__in": spellings})
         return results, may_have_duplicates
 
 
@@ -102,8 +103,14 @@ class ConsentRecordAdmin(ReadOnlyAdmin):
     """What an auditor or the person asks to see: each consent of an address (found by typing it: the records hold
     only a keyed hash), what was asked, the mail that carried the link, the click, and how and when it ended."""
 
-    list_display = ("purpose", "asked_at", "consent_text_version", "consent_language", "confirmation_mail_sent_at",
-                    "confirmed_at", "withdrawn_at", "withdrawal", "keep_until")
+    list_display = ("purpose", "asked_at", "consent_text_version", "privacy_policy", "consent_language",
+                    "confirmation_mail_sent_at", "confirmed_at", "withdrawn_at", "withdrawal", "keep_until")
+    readonly_fields = ("privacy_policy",)
+
+    @admin.display(description=_("privacy policy agreed to"))
+    def privacy_policy(self, obj):
+        """The version, linked to its text as it was (``company.LegalPageVersion``)."""
+        return legal_page_version_link("privacy", obj.privacy_policy_version)
     list_filter = ("purpose", "withdrawal", "consent_language")
     date_hierarchy = "asked_at"
     search_fields = ("address_hash",)

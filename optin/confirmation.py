@@ -27,12 +27,16 @@ class LinkState(enum.Enum):
     UNKNOWN = "unknown"  # no such link, or replaced by a newer one
 
 
-def issue_link_for(row, view_name):
-    """A fresh link to ``view_name`` for ``row``; it replaces any earlier one, whose mail may never have
-    arrived."""
-    token = new_token()
-    type(row).objects.filter(pk=row.pk).update(
-        confirmation_token_hash=token_hash(token), confirmation_expires_at=timezone.now() + VALID_FOR,
+def issue_link_for(row, view_name, token=None):
+    """The link to ``view_name`` for ``row`` with ``token`` (the mail's: ``outbox.link_token``; a new one if
+    None). Another mail's token replaces any earlier link, whose mail may never have arrived; the same mail's,
+    sent again (its worker died after the mail server took it and before the send was recorded), finds its hash
+    in place and leaves it and its expiry as they are: the link that arrived first keeps working until it
+    expires."""
+    token = token or new_token()
+    hashed = token_hash(token)
+    type(row).objects.filter(pk=row.pk).exclude(confirmation_token_hash=hashed).update(
+        confirmation_token_hash=hashed, confirmation_expires_at=timezone.now() + VALID_FOR,
     )
     return url_in(row.language, view_name, token=token)
 

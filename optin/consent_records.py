@@ -71,7 +71,8 @@ def address_hash(email):
 
 def records_of(email):
     """The records of ``email``, however it is spelt, under SECRET_KEY or one of its fallbacks."""
-    return ConsentRecord.objects.filter(address_hash__in=pseudonyms.consent_address_hashes(addresses.key(email)))
+    hashes = [found for key in addresses.keys(email) for found in pseudonyms.consent_address_hashes(key)]
+    return ConsentRecord.objects.filter(address_hash__in=hashes)
 
 
 def asked(purpose, *, email, consent, asked_at):

@@ -4,18 +4,23 @@ keyed hash of the address: ``pseudonyms.py``). The evidence of the person's cons
 "erased on request" and kept for the evidence's period: it holds no address, only another keyed hash, and
 proves what was consented to and that it ended (docs/decisions/0013-consent-evidence-apart.md).
 
-The address is normalized as the forms store it (``addresses.py``), so any spelling of one mailbox
-(``IDN@BÜCHER.example``, ``idn@xn--bcher-kva.example``) erases the same rows. The rows are the forms' (in apps
-above this one): each registers its models that hold addresses (``register_address_holder``)."""
+Rows are found by RFC equivalence plus Gmail's rules (``addresses.equivalent_address``), so any spelling of one
+mailbox (``IDN@BÜCHER.example``, ``idn@xn--bcher-kva.example``, ``"ana"@…``, ``a.na+x@googlemail.com``) erases
+the same rows, also rows stored before the forms stored that one spelling. The rows are the forms' (in apps above
+this one): each registers its models that hold addresses (``register_address_holder``).
+
+An erasure takes the mailbox's lock (``mail_budget.lock``) before anything else, as the mail worker does before it
+applies a waiting request: an erasure that comes while the worker holds a request of that address waits for its
+commit, and then erases what it made."""
 from typing import NamedTuple
 
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db import transaction
-from django.db.models import Value
+from django.db import connections, router, transaction
+from django.db.models import Q
 from django.db.models.functions import Lower
 
-from . import addresses, consent_records, pseudonyms
+from . import addresses, consent_records, mail_budget, pseudonyms
 from .models import ErasureLog, OutboxEmail
 
 
@@ -31,6 +36,7 @@ _holders = [AddressHolder(OutboxEmail, "recipient", admin_history=False)]
 def register_address_holder(model, field="email", *, admin_history=True):
     """Called from the ``AppConfig.ready()`` of an app whose ``model`` stores people's addresses."""
     holder = AddressHolder(model, field, admin_history)
+    model._meta.get_field(field).register_lookup(Lower)  # ``<field>__lower``, as the forms' constraints compare
     if holder not in _holders:
         _holders.insert(-1, holder)  # the outbox last: deleting the rows deletes their confirmation mails first
 
@@ -45,8 +51,26 @@ def email_hash(email):
 
 
 def erasures_of(email):
-    """The erasures logged for ``email``, however it is spelt, under SECRET_KEY or one of its fallbacks."""
-    return ErasureLog.objects.filter(email_hash__in=pseudonyms.erasure_hashes(addresses.key(email)))
+    """The erasures logged for ``email``, however it is spelt, under SECRET_KEY or one of its fallbacks (and the
+    key hashes were made from before ``addresses.equivalent_address``)."""
+    hashes = [found for key in addresses.keys(email) for found in pseudonyms.erasure_hashes(key)]
+    return ErasureLog.objects.filter(email_hash__in=hashes)
+
+
+def rows_of(holder, email):
+    """The rows of ``holder`` whose address is equivalent to ``email`` (``addresses.equivalent_address``): the
+    stored spelling, compared ignoring case as the unique constraints do, and any other spelling at the same
+    domain (at Gmail: either of its domains), compared in Python. Only erasure and its like read them so."""
+    target = addresses.key(email)
+    local, _at, domain = target.rpartition("@")
+    domains = addresses.GMAIL_DOMAINS if domain == addresses.GMAIL_DOMAIN else {domain}
+    at_domain = Q()
+    for name in domains:
+        at_domain |= Q(**{f"{holder.field}__iendswith": f"@{name}"})
+    found = [pk for pk, address in holder.model.objects.filter(at_domain).values_list("pk", holder.field)
+             if addresses.key(address) == target] if local else []
+    spellings = {target, addresses.legacy_key(email)}
+    return holder.model.objects.filter(Q(pk__in=found) | Q(**{f"{holder.field}__lower__in": spellings}))
 
 
 def delete_with_admin_history(rows):
@@ -67,13 +91,30 @@ def held_addresses():
     return found
 
 
-@transaction.atomic
+def checkpoint_sqlite(using):
+    """On SQLite, copy the write-ahead log into the database (whose deleted rows ``secure_delete`` overwrote) and
+    empty it: the log still holds the pages as they were before the erasure. Best effort: a reader in the middle of
+    a transaction keeps the log until the next checkpoint."""
+    connection = connections[using]
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 def erase_person(email, now=None):
+    """Erase every row of ``email``'s mailbox (its spellings), then, on SQLite, the write-ahead log's copies."""
+    using = router.db_for_write(ErasureLog)
+    with transaction.atomic(using=using):
+        # Once the outermost transaction has committed (an admin action's, the restore command's).
+        transaction.on_commit(lambda: checkpoint_sqlite(using), using=using)
+        return erase_rows(email, now)
+
+
+def erase_rows(email, now=None):
+    mail_budget.lock(email)  # after the worker's commit of a request of this mailbox, if it holds one
     consent_records.withdraw(consent_records.records_of(email), consent_records.Withdrawal.ERASED, now)
-    # Lowercased by the database, as the forms' unique constraints compare addresses.
-    lowered = Lower(Value(addresses.normalize(email)))
     for holder in _holders:
-        rows = holder.model.objects.filter(**{f"{holder.field}__lower": lowered})
+        rows = rows_of(holder, email)
         if holder.admin_history:
             delete_with_admin_history(rows)
         else:

@@ -1,7 +1,9 @@
 """One budget of mails per mailbox across every form: at most SIGNUP_MAILS_PER_ADDRESS mails that a form asks
 for (a confirmation, a refused price alert, a provider's acknowledgement) in any SIGNUP_MAILS_PER_ADDRESS_WINDOW
-seconds, whichever form, GPU or client asked. Nobody can aim the forms at someone else's mailbox: from any
-number of IP addresses it gets at most the budget.
+seconds, whichever form, GPU or client asked, and however the address is spelt: the budget counts the mailbox
+``addresses.mailbox_for_budget`` makes of it (case, IDN, quotes, "+tags" at every domain, Gmail's dots and
+googlemail.com), so ``v.ictim+s0@googlemail.com`` spends the budget of ``victim@gmail.com``. Nobody can aim the
+forms at someone else's mailbox: from any number of IP addresses and spellings it gets at most the budget.
 
 Counted in the database, so every worker agrees: each request for a mailbox first locks its row (``lock``, an
 insert that ignores a conflict, then SELECT … FOR UPDATE), so concurrent requests for one mailbox take turns
@@ -27,7 +29,7 @@ def window():
 def lock(email):
     """The mailbox of ``email``, locked until the caller's transaction ends."""
     assert transaction.get_connection().in_atomic_block, "the lock only holds inside a transaction"
-    address_hash = pseudonyms.mailbox_hash(addresses.key(email))
+    address_hash = pseudonyms.mailbox_hash(addresses.mailbox_for_budget(email))
     while True:  # again if ``purge_spent`` deleted the row between the two statements
         Mailbox.objects.bulk_create([Mailbox(address_hash=address_hash)], ignore_conflicts=True)
         mailbox = Mailbox.objects.select_for_update().filter(address_hash=address_hash).first()
@@ -48,7 +50,8 @@ def mails_in_window(email, now=None):
     """How many mails the budget of ``email`` has counted in the window ending ``now``."""
     now = now or timezone.now()
     return MailboxMail.objects.filter(
-        mailbox__address_hash=pseudonyms.mailbox_hash(addresses.key(email)), queued_at__gt=now - window(),
+        mailbox__address_hash=pseudonyms.mailbox_hash(addresses.mailbox_for_budget(email)),
+        queued_at__gt=now - window(),
     ).count()
 
 

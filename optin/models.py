@@ -30,6 +30,10 @@ class OutboxEmail(models.Model):
     # The row a confirmation link is made for when the mail is sent (so the link is never stored).
     link_kind = models.CharField(max_length=20, blank=True, editable=False)
     link_row_id = models.BigIntegerField(null=True, blank=True, editable=False)
+    # A form's mail to an address not confirmed, counted against the hourly cap, and the keyed hash of the client
+    # network it was asked from (``origins.py``).
+    capped = models.BooleanField(default=False, editable=False)
+    origin = models.CharField(max_length=32, blank=True, editable=False)
 
     class Meta:
         db_table = "signups_outboxemail"
@@ -41,10 +45,26 @@ class OutboxEmail(models.Model):
                 fields=["next_attempt_at"], condition=models.Q(sent_at__isnull=True), name="outbox_due",
             ),
             models.Index(fields=["link_kind", "link_row_id"], name="outbox_link"),
+            models.Index(fields=["sent_at", "origin"], condition=models.Q(capped=True), name="outbox_capped_sent"),
         ]
 
     def __str__(self):
         return f"{self.subject} → {self.recipient}"
+
+
+class RequestOrigin(models.Model):
+    """The origin (``origins.py``: a keyed hash of a client network) of a form request stored for the mail worker,
+    beside it; deleted as the worker applies the request."""
+
+    content_type = models.ForeignKey("contenttypes.ContentType", on_delete=models.CASCADE, related_name="+")
+    object_id = models.BigIntegerField()
+    origin = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["content_type", "object_id"], name="request_origin_unique")]
+
+    def __str__(self):
+        return f"{self.content_type_id}:{self.object_id}"
 
 
 class Mailbox(models.Model):

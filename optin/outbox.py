@@ -14,12 +14,14 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core.mail import EmailMessage
+from django.db.models import Count
 from django.db.models.signals import post_delete
 from django.utils import timezone
 
-from . import consent_records
+from . import consent_records, origins
 from .confirmation import LINK_PLACEHOLDER
 from .models import OutboxEmail
+from .tokens import derived_token
 
 logger = logging.getLogger(__name__)
 
@@ -28,12 +30,14 @@ logger = logging.getLogger(__name__)
 CLAIM_LEASE = timedelta(minutes=10)
 FIRST_RETRY_DELAY = timedelta(minutes=1)
 LONGEST_RETRY_DELAY = timedelta(hours=6)
+LINK_TOKEN_SALT = "optin.outbox.link-token"
 
 
 class LinkKind(NamedTuple):
-    """Rows a mail with a link may be about: their model, what makes the link of one (``issue_link(row)``, an
-    absolute URL, called as the mail is sent) and, for a confirmation mail, its wording's version (recorded in
-    the row's ``consent_record`` once it is sent; empty for other links, such as a renewal's)."""
+    """Rows a mail with a link may be about: their model, what makes the link of one (``issue_link(row, token)``,
+    an absolute URL with the mail's ``link_token``, called as the mail is sent) and, for a confirmation mail, its
+    wording's version (recorded in the row's ``consent_record`` once it is sent; empty for other links, such as
+    a renewal's)."""
     model: type
     issue_link: object
     mail_version: str = ""
@@ -81,8 +85,11 @@ def queue(*, recipient, subject, body, language, headers=None, confirmation_of=N
     or the link of ``link_kind`` (another kind registered for its model)."""
     link = {} if confirmation_of is None else {"link_kind": link_kind or kind_of(type(confirmation_of)),
                                                "link_row_id": confirmation_of.pk}
+    # Queued while a form's request is saved or applied: a mail to an address not confirmed, capped.
+    origin = origins.current()
+    cap = {} if origin is None else {"capped": True, "origin": origin}
     return OutboxEmail.objects.create(
-        recipient=recipient, subject=subject, body=body, language=language, headers=headers or {}, **link,
+        recipient=recipient, subject=subject, body=body, language=language, headers=headers or {}, **link, **cap,
     )
 
 
@@ -109,11 +116,18 @@ def linked_row(mail):
     return _link_kinds[mail.link_kind].model.objects.filter(pk=mail.link_row_id).first()
 
 
+def link_token(mail):
+    """The token of the link in ``mail``: derived from the mail (under SECRET_KEY, never stored), so every attempt
+    to send one mail carries the same link; another mail gets another."""
+    identity = f"{mail.pk}:{mail.link_kind}:{mail.link_row_id}:{mail.created_at.isoformat()}"
+    return derived_token(LINK_TOKEN_SALT, identity)
+
+
 def as_message(mail, row):
     """``mail`` as it goes out: the link of ``row`` (its ``linked_row``) made now, in place of the placeholder."""
     body = mail.body
     if row is not None:
-        body = body.replace(LINK_PLACEHOLDER, _link_kinds[mail.link_kind].issue_link(row))
+        body = body.replace(LINK_PLACEHOLDER, _link_kinds[mail.link_kind].issue_link(row, link_token(mail)))
     return EmailMessage(
         subject=mail.subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient],
         headers={"Content-Language": mail.language, **mail.headers},
@@ -121,29 +135,43 @@ def as_message(mail, row):
 
 
 def send(pk):
-    """Send one due mail; True once sent, False after a failed attempt, None if it is not due or taken."""
+    """Send one due mail; True once sent, False after a failed attempt, None if it is not due or taken.
+
+    Any error is this mail's alone: an unreachable server (``SMTPException``, ``OSError``) is retried later; a
+    mail that can never go as it is (a header with a line break: ``BadHeaderError``, or any other error in
+    making it) is given up at once. Either way the attempt is recorded and the worker goes on with the next
+    mail: one bad mail never stops the others."""
     now = timezone.now()
     if not claim(pk, now):
         return None
-    mail = OutboxEmail.objects.get(pk=pk)
-    row = linked_row(mail)
+    mail = OutboxEmail.objects.filter(pk=pk).first()
+    if mail is None:  # deleted since it was claimed (its row erased): nothing to send
+        return None
     mail.attempts += 1
     try:
+        row = linked_row(mail)
         as_message(mail, row).send()
     except (smtplib.SMTPException, OSError) as error:
-        mail.last_error = f"{type(error).__name__}: {error}"[:2000]
-        gave_up = mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS
-        mail.next_attempt_at = None if gave_up else timezone.now() + retry_delay(mail.attempts)
-        mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
-        logger.warning("Outbox mail %s: attempt %s failed (%s)%s", pk, mail.attempts, mail.last_error,
-                       ", giving up" if gave_up else "")
-        return False
+        return record_failure(mail, error, give_up=mail.attempts >= settings.OUTBOX_MAX_ATTEMPTS)
+    except Exception as error:  # whatever it is, it is this mail's: recorded, and the next one goes
+        return record_failure(mail, error, give_up=True)
     mail.sent_at = timezone.now()
     mail.next_attempt_at = None
     mail.last_error = ""
     mail.save(update_fields=["attempts", "last_error", "next_attempt_at", "sent_at"])
     record_confirmation_sent(mail, row)
     return True
+
+
+def record_failure(mail, error, give_up):
+    """Record a failed attempt of ``mail``: retried after ``retry_delay``, or never again (``give_up``)."""
+    mail.last_error = f"{type(error).__name__}: {error}"[:2000]
+    mail.next_attempt_at = None if give_up else timezone.now() + retry_delay(mail.attempts)
+    mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+    log = logger.warning if isinstance(error, (smtplib.SMTPException, OSError)) else logger.error
+    log("Outbox mail %s: attempt %s failed (%s)%s", mail.pk, mail.attempts, type(error).__name__,
+        ", giving up" if give_up else "")
+    return False
 
 
 def record_confirmation_sent(mail, row):
@@ -154,15 +182,65 @@ def record_confirmation_sent(mail, row):
                                            mail.sent_at)
 
 
+CAP_WINDOW = timedelta(hours=1)
+
+
+class CapRoom:
+    """What the hourly cap on forms' mails to addresses not confirmed leaves, as a pass begins: counted from the
+    capped mails sent in the last hour, in all and per origin (``origins.py``), and kept up to date as the pass
+    sends."""
+
+    def __init__(self, now):
+        self.cap = settings.OUTBOX_UNCONFIRMED_MAILS_PER_HOUR
+        self.share = max(1, self.cap * settings.OUTBOX_UNCONFIRMED_SHARE_PERCENT // 100)
+        sent = OutboxEmail.objects.filter(capped=True, sent_at__gt=now - CAP_WINDOW)
+        self.by_origin = dict(sent.values_list("origin").annotate(count=Count("pk")).values_list("origin", "count"))
+        self.total = sum(self.by_origin.values())
+
+    def full(self):
+        return self.total >= self.cap
+
+    def full_origins(self):
+        return [origin for origin, count in self.by_origin.items() if count >= self.share]
+
+    def allows(self, origin):
+        return not self.full() and self.by_origin.get(origin, 0) < self.share
+
+    def spend(self, origin):
+        self.by_origin[origin] = self.by_origin.get(origin, 0) + 1
+        self.total += 1
+
+
+def due_mails(limit, room, now):
+    """Up to ``limit`` due mails, (pk, capped, origin), oldest due first; capped ones only while the cap, and their
+    origin's share, has room (the others wait where they are, so a flood from one origin never stands before the
+    rest)."""
+    due = OutboxEmail.objects.filter(sent_at__isnull=True, next_attempt_at__lte=now)
+    if room.full():
+        due = due.filter(capped=False)
+    else:
+        full = room.full_origins()
+        if full:
+            due = due.exclude(capped=True, origin__in=full)
+    return list(due.order_by("next_attempt_at", "pk").values_list("pk", "capped", "origin")[:limit])
+
+
 def due_mail_ids(limit, now=None):
     now = now or timezone.now()
-    return list(
-        OutboxEmail.objects.filter(sent_at__isnull=True, next_attempt_at__lte=now)
-        .order_by("next_attempt_at").values_list("pk", flat=True)[:limit]
-    )
+    return [pk for pk, _capped, _origin in due_mails(limit, CapRoom(now), now)]
 
 
 def send_due(limit=100):
-    """One pass over the mails that are due: returns (sent, failed)."""
-    results = [send(pk) for pk in due_mail_ids(limit)]
+    """One pass over the mails that are due: returns (sent, failed). A capped mail over the cap or its origin's
+    share is left waiting for a later pass."""
+    now = timezone.now()
+    room = CapRoom(now)
+    results = []
+    for pk, capped, origin in due_mails(limit, room, now):
+        if capped and not room.allows(origin):
+            continue
+        result = send(pk)
+        if capped and result:
+            room.spend(origin)
+        results.append(result)
     return results.count(True), results.count(False)

@@ -11,7 +11,7 @@ class SignupsConfig(AppConfig):
 
     def ready(self):
         from catalog import gpu_page_panels
-        from optin import consent_records, erasure, outbox, retention, worker
+        from optin import consent_records, erasure, origins, outbox, retention, worker
 
         from . import confirmation, mails, rate_limit, waitlist
         from .models import Signup, WaitlistRequest
@@ -23,6 +23,7 @@ class SignupsConfig(AppConfig):
         consent_records.register_evidence_holder(Signup)
         for model, admin_history in ((Signup, True), (WaitlistRequest, False)):
             erasure.register_address_holder(model, admin_history=admin_history)
+        origins.register_request_model(WaitlistRequest)
         retention.register_purge(purge_unconfirmed_signups, LABELS)
         retention.register_purge(rate_limit.purge_ended_windows, rate_limit.PURGE_LABELS)
         # The mail worker applies the waiting requests before each pass over the outbox.

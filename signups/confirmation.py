@@ -13,8 +13,8 @@ from .models import Signup
 __all__ = ["VALID_FOR", "LinkState", "confirm", "issue_link", "link_state"]
 
 
-def issue_link(signup):
-    return issue_link_for(signup, "signups:confirm")
+def issue_link(signup, token=None):
+    return issue_link_for(signup, "signups:confirm", token)
 
 
 def signup_for(token):

@@ -39,7 +39,7 @@ class AddressField(forms.EmailField):
     cannot or may not mail is refused with a message that says why."""
 
     def to_python(self, value):
-        return addresses.normalize(super().to_python(value))
+        return addresses.equivalent_address(super().to_python(value))
 
     def run_validators(self, value):
         super().run_validators(value)

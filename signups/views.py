@@ -14,10 +14,12 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import FormView
 
 from catalog.models import GPU
+from core.client_ip import client_network
 from core.errors import message_context, message_page, too_many_requests
 from core.middleware import allow_methods
 from core.pages import page_context, urls_by_language
 from core.site_parts import link_path
+from optin import origins
 
 from . import confirmation, rate_limit, unsubscribing, waitlist
 from .forms import RenterSignupForm
@@ -61,7 +63,10 @@ class PublicFormView(FormView):
         return self.form_valid(form) if form.is_valid() else self.form_invalid(form)
 
     def form_valid(self, form):
-        self.save(form, form.consent_evidence(form_path=self.request.path))
+        # The mails this request makes (or its request, applied later, makes) count against its client's share
+        # of the hourly cap on mail to addresses not confirmed (``optin.origins``).
+        with origins.requested_from(origins.origin_of_network(client_network(self.request))):
+            self.save(form, form.consent_evidence(form_path=self.request.path))
         return self.see_thanks()
 
     def form_invalid(self, form):

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Lower
 
-from optin import mail_budget
+from optin import addresses, mail_budget, origins, worker
 
 from . import mails
 from .models import Signup, WaitlistRequest
@@ -28,32 +28,47 @@ ANSWER_FIELDS = ("gpu_id", "gpu_count", "via", "for_business")
 def request_to_join(*, email, currency, language, workload, consent, gpu=None, gpu_count=None, via="",
                     for_business=False):
     """What a signup request does, for any address: store its answers and consent for the worker."""
-    return WaitlistRequest.objects.create(
+    request = WaitlistRequest.objects.create(
         email=email, currency=currency, language=language, workload=workload, gpu=gpu, gpu_count=gpu_count,
         via=via, for_business=for_business, **consent,
     )
+    origins.note(request)  # the client network its confirmation counts against (``optin.origins``)
+    return request
 
 
 def apply_requests(limit=100):
     """The worker's part: each waiting request joins the waitlist and is deleted, in one transaction.
-    Returns how many were applied; requests another worker holds are left to it."""
+    Returns how many were applied.
+
+    The mailbox's lock comes first (``mail_budget.lock``), then the request's row, in the order an erasure takes
+    them (``optin.erasure``): an erasure of the address waits for this commit and then erases what it made, or
+    goes first and leaves no request to apply. Another worker's request of the same mailbox is applied (and
+    gone) by the time the lock is ours."""
     applied = 0
-    for pk in WaitlistRequest.objects.values_list("pk", flat=True)[:limit]:
+    for pk, email in WaitlistRequest.objects.values_list("pk", "email")[:limit]:
         with transaction.atomic():
-            request = WaitlistRequest.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            mail_budget.lock(email)
+            request = WaitlistRequest.objects.select_for_update().filter(pk=pk).first()
             if request is None:
                 continue
-            join(
-                email=request.email, currency=request.currency, language=request.language,
-                workload_id=request.workload_id, at=request.received_at,
-                answers={field: getattr(request, field) for field in ANSWER_FIELDS},
-                consent={field: getattr(request, field) for field in (
-                    "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
-                )},
-            )
+            with origins.requested_from(origins.of(request)):
+                join_request(request)
             request.delete()
+            worker.hold_point("waitlist-request-applied")
         applied += 1
     return applied
+
+
+def join_request(request):
+    """``join`` with what ``request`` holds."""
+    join(
+        email=request.email, currency=request.currency, language=request.language,
+        workload_id=request.workload_id, at=request.received_at,
+        answers={field: getattr(request, field) for field in ANSWER_FIELDS},
+        consent={field: getattr(request, field) for field in (
+            "consent_text_version", "privacy_policy_version", "consent_language", "source_path",
+        )},
+    )
 
 
 @transaction.atomic
@@ -66,6 +81,7 @@ def join(*, email, currency, language, workload_id, consent, at, answers=None):
     consent, and a new confirmation mail, while the mailbox's budget (``mail_budget.py``) has room."""
     request_fields = {"currency": currency, "language": language, "workload_id": workload_id, **consent,
                       **(answers or {}), "signed_up_at": at}
+    email = addresses.equivalent_address(email)  # as the form stores it; a request stored before may differ
     mailbox = mail_budget.lock(email)
     # Lowercased by the database on both sides, exactly as the unique constraint compares them.
     signup, created = Signup.objects.get_or_create(

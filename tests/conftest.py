@@ -25,7 +25,7 @@ from core import content_version, shared_cache
 from core.page_cache import recent_pages
 from workloads.models import Workload
 
-from . import launch_copy, launch_version, schema_history
+from . import editors, launch_copy, launch_version, schema_history
 from .page_judges import CHROMIUM, CHROMIUM_HEADLESS_SHELL
 from .servers import PROJECT_DIR, production_env
 from .sitemap import sitemap_paths
@@ -106,6 +106,16 @@ def recorded_templates():
     Template._render = instrumented_test_render
     yield
     Template._render = _TestState.saved_data.template_render
+
+
+@pytest.fixture(scope="session", autouse=True)
+def force_login_passes_the_second_factor():
+    """``client.force_login(staff)`` logs in as the admin's login page does, second factor included
+    (core/staff_login.py): what a test of an admin page needs, as force_login skips the password. A test of the
+    second factor itself logs in through the login page (tests/editors.py: ``login_data``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "force_login", editors.force_login_with_second_factor)
+        yield
 
 
 @pytest.fixture(autouse=True)

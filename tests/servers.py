@@ -5,6 +5,7 @@ import functools
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -94,11 +95,13 @@ def empty_database_cache():
 
 def wait_until_healthy(url, process, seconds=30):
     deadline = time.monotonic() + seconds
+    # A server with TLS_CERTFILE has a test's own certificate, which nothing here is asked to trust.
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited with {process.returncode}")
         try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+            with urllib.request.urlopen(url + "/healthz", timeout=2, context=context) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
@@ -109,8 +112,8 @@ def wait_until_healthy(url, process, seconds=30):
 
 @contextmanager
 def gunicorn_server(workers=1, log=None, **extra_env):
-    """gunicorn with the production settings on a free loopback port; yields its base URL. Its output goes
-    to ``log`` (a binary file, left open) when given, else to a temporary file."""
+    """gunicorn with the production settings on a free loopback port; yields its base URL (https: with
+    TLS_CERTFILE). Its output goes to ``log`` (a binary file, left open) when given, else to a temporary file."""
     if log is None:
         with tempfile.TemporaryFile() as own_log, gunicorn_server(workers, own_log, **extra_env) as url:
             yield url
@@ -119,7 +122,7 @@ def gunicorn_server(workers=1, log=None, **extra_env):
     port = free_port()
     env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers), **extra_env)
     process = subprocess.Popen(GUNICORN_COMMAND, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    url = f"{'https' if extra_env.get('TLS_CERTFILE') else 'http'}://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process)
         yield url
@@ -175,3 +178,25 @@ def redis_process(port=None):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# The mail worker as production starts it (scripts/start-production.sh outbox), passing every fraction of a second.
+WORKER_COMMAND = [sys.executable, "manage.py", "send_outbox", "--loop", "--interval", "0.2"]
+
+
+@contextmanager
+def mail_worker_process(smtp_port, log, **extra_env):
+    """The mail worker (``manage.py send_outbox --loop``) with the production settings, against the test database
+    and the SMTP server on ``smtp_port``; yields its process. Its output goes to ``log`` (a binary file)."""
+    env = production_env(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
+                         EMAIL_PORT=str(smtp_port), EMAIL_TIMEOUT="5", **extra_env)
+    process = subprocess.Popen(WORKER_COMMAND, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

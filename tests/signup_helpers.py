@@ -78,10 +78,10 @@ class Mailbox:
 
 
 @contextmanager
-def smtp_server(port=None):
-    """A real SMTP server on loopback; yields (port, mailbox)."""
+def smtp_server(port=None, handler=None):
+    """A real SMTP server on loopback; yields (port, mailbox): ``handler`` (a ``Mailbox``) or a new one."""
     port = port or free_port()
-    mailbox = Mailbox()
+    mailbox = handler or Mailbox()
     controller = Controller(mailbox, hostname="127.0.0.1", port=port, loop=asyncio.new_event_loop())
     controller.start()
     try:

@@ -71,6 +71,7 @@ def fill_the_database(client):
     for slug, email in (("h100-sxm", "alert0@example.com"), ("b200", "alert1@example.com")):
         client.post(url_in("en", "alerts:price_alert", slug=slug),
                     {"email": email, "target": "2.50", "consent": "on"})
+    run_mail_worker()  # waiting price alert requests are applied
     assert Signup.objects.count() == 4 and ProviderApplication.objects.count() == 2
     assert PriceAlert.objects.count() == 2
 

@@ -16,6 +16,7 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from alerts import price_alerts
 from alerts.amounts import amount_text
 from alerts.models import PriceAlert
 from catalog.models import GPU
@@ -56,8 +57,11 @@ def post_provider(client, number, email, language="de"):
 
 
 def post_alert(client, number, email, slug, language="pt", target="0.10"):
-    return client.post(url_in(language, "alerts:price_alert", slug=slug), {
+    """Post the form; the request it stored is then applied, as the mail worker's first chore does."""
+    response = client.post(url_in(language, "alerts:price_alert", slug=slug), {
         "email": email, "target": amount_text(target, language), "consent": "on"}, REMOTE_ADDR=ip(number))
+    price_alerts.apply_requests()
+    return response
 
 
 def alert_link(body):

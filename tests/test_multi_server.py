@@ -15,6 +15,7 @@ from signups.models import WaitlistRequest
 from workloads.models import Workload
 
 from .deck import squash
+from .editors import add_authenticator, authenticator_code
 from .html import form_fields
 from .servers import collect_static, gunicorn_server, redis_server
 
@@ -27,12 +28,14 @@ class Browserless:
     """Just enough of a browser for the admin over plain HTTP: cookies (also Secure ones, since the
     servers run behind no TLS here), forms and CSRF."""
 
-    def __init__(self, base_url):
+    def __init__(self, base_url, source=None):
+        """``source``: the loopback address to connect from (another client), else the system's choice."""
         self.host = urllib.parse.urlsplit(base_url).netloc
         self.cookies = {}
+        self.source = (source, 0) if source else None
 
     def request(self, method, path, fields=None, headers=None):
-        connection = http.client.HTTPConnection(self.host, timeout=30)
+        connection = http.client.HTTPConnection(self.host, timeout=30, source_address=self.source)
         headers = {"Host": self.host, **(headers or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -75,6 +78,12 @@ def create_editor():
     hasher = PBKDF2PasswordHasher()
     user.password = hasher.encode(PASSWORD, hasher.salt())
     user.save()
+    add_authenticator(user)
+    return user
+
+
+def editor_account():
+    return get_user_model().objects.get(username="editor")
 
 
 def log_in(base_url):
@@ -83,16 +92,19 @@ def log_in(base_url):
     assert status == 200
     fields = form_fields(page, "login-form")
     status, _headers, _page = agent.request("POST", reverse("admin:login"), {
-        **fields, "username": "editor", "password": PASSWORD, "next": reverse("admin:index")})
+        **fields, "username": "editor", "password": PASSWORD, "otp_token": authenticator_code(editor_account()),
+        "next": reverse("admin:index")})
     assert status == 302, "login failed"
     return agent
 
 
 def log_in_status(base_url, password):
-    """One login attempt as the editor from a fresh browser; returns the response's status and headers."""
+    """One login attempt as the editor from a fresh browser, with the authenticator's code; returns the response's
+    status and headers."""
     agent = Browserless(base_url)
     fields = form_fields(agent.request("GET", reverse("admin:login"))[2], "login-form")
-    fields.update({"username": "editor", "password": password, "next": reverse("admin:index")})
+    fields.update({"username": "editor", "password": password, "otp_token": authenticator_code(editor_account()),
+                   "next": reverse("admin:index")})
     status, headers, _page = agent.request("POST", reverse("admin:login"), fields)
     return status, headers
 

@@ -72,13 +72,13 @@ def test_only_fingerprinted_static_files_are_cached_for_long(server):
             assert max_age <= 24 * 3600 and "immutable" not in headers["Cache-Control"], path
 
 
-def test_a_social_image_is_drawn_once_and_then_served_from_the_shared_cache(server):
+def test_a_social_image_is_drawn_once_and_then_served_from_the_pages_cache(server):
     page = Browserless(server).request("GET", "/pt/")[2]
     image_path = "/" + Head(page).meta["og:image"].split("/", 3)[3]
 
     def cached_images():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM django_cache WHERE cache_key LIKE %s", ["%social-image:%"])
+            cursor.execute("SELECT count(*) FROM page_cache WHERE cache_key LIKE %s", ["%social-image:%"])
             return cursor.fetchone()[0]
 
     assert cached_images() == 0

@@ -12,6 +12,7 @@ from django.core import signing
 from django.urls import reverse
 
 from catalog.models import GPU
+from core import social_image
 from core.social_image import SALT, social_image_url
 from workloads.models import Workload
 
@@ -138,3 +139,25 @@ def test_a_page_missing_in_some_languages_is_listed_in_those_it_has_with_its_x_d
             assert entries[url] == expected
             head = Head(client.get(urlsplit(url).path).content.decode())
             assert {link["hreflang"]: link["href"] for link in head.links if link.get("rel") == "alternate"} == expected
+
+
+def test_a_query_string_makes_no_new_social_image(client, launch_content):
+    # Issue 48: each query string signed a path of its own, and each drew and kept an image.
+    calculator = reverse("estimator:calculator")
+    images = {Head(client.get(f"{calculator}?size={size}&method=full_adam").content.decode()).meta["og:image"]
+              for size in (7, 8, 70)}
+    assert images == {Head(client.get(calculator).content.decode()).meta["og:image"]}
+
+
+def test_an_image_is_drawn_only_when_the_pages_cache_has_room_to_keep_it(client, db, settings, monkeypatch):
+    drawn_titles = []
+    draw = social_image.draw
+    monkeypatch.setattr(social_image, "draw", lambda title: drawn_titles.append(title) or draw(title))
+    settings.PAGE_CACHE_MAX_BYTES = social_image.IMAGE_ROOM_BYTES - 1
+    full = client.get(social_image_url("GPUs for LLM training", "/en/gpus-llm-training/"))
+    assert full.status_code == 200 and png_size(full.content) == (1200, 630)
+    assert "GPUs for LLM training" not in drawn_titles and "immutable" not in full["Cache-Control"]
+    settings.PAGE_CACHE_MAX_BYTES = 10 * social_image.IMAGE_ROOM_BYTES
+    own = client.get(social_image_url("GPUs for LLM training", "/en/gpus-llm-training/"))
+    assert own.content != full.content and "immutable" in own["Cache-Control"]
+    assert drawn_titles.count("GPUs for LLM training") == 1

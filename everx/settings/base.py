@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "csp",
     "corsheaders",
     "axes",
+    # The staff's second factor: a TOTP device per account (core/staff_login.py).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "core",
     "company",
     # The one double opt-in (outbox, mail budget, erasure) every form that mails builds on.
@@ -94,6 +97,8 @@ MIDDLEWARE = [
     "core.middleware.NoFileUploadsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session's login passed the second factor.
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Turns a login that django-axes refused into the lockout page (core/login_lockout.py).
     "axes.middleware.AxesMiddleware",
@@ -131,9 +136,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers (two workers taking signups) wait for each other, up to 20 s, instead of failing
     # with "database is locked": a transaction takes the write lock when it begins (a read lock upgraded
     # later fails at once, timeout or not), and WAL lets readers go on meanwhile.
+    # secure_delete: a deleted row's bytes are overwritten, not left in free pages (an erasure must erase);
+    # optin.erasure also checkpoints the write-ahead log, which still holds the row's pages, after each erasure.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE", "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -144,7 +151,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -175,13 +182,13 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 ADMIN_URL = env("ADMIN_URL", "admin/").strip("/") + "/"
 # Admin login lockout (core/login_lockout.py): django-axes counts failed logins in the database, which
-# every worker and server shares, per username from one address, per address, and (the ceiling) per
-# username from every address, each against its own limit.
+# every worker and server shares, per username from one address and per address, each against its own limit.
+# No limit per username from every address: one a stranger could reach would lock the account out for everyone
+# (issue 48); guessing spread over many addresses meets the second factor instead (core/staff_login.py).
 AXES_HANDLER = "core.login_lockout.PerParameterLimitsHandler"
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 LOGIN_MAX_FAILURES_PER_USER = int(env("LOGIN_MAX_FAILURES_PER_USER", 5))
 LOGIN_MAX_FAILURES_PER_ADDRESS = int(env("LOGIN_MAX_FAILURES_PER_ADDRESS", 20))
-LOGIN_USER_CEILING = int(env("LOGIN_USER_CEILING", 100))
 # Locked out while this many of the parameters above are at their limit: the handler counts those.
 AXES_FAILURE_LIMIT = 1
 # A lockout ends this long after the last attempt; failures further apart are not added up.
@@ -281,6 +288,10 @@ SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 CROSS_ORIGIN_RESOURCE_POLICY = "same-origin"
 SESSION_COOKIE_SAMESITE = "Lax"
+# Sessions are the staff's alone (visitors have none): a login lasts a working day, not Django's two weeks.
+SESSION_COOKIE_AGE = int(env("SESSION_SECONDS", 12 * 3600))
+# The authenticator apps' label of the site's accounts (manage.py staff_totp).
+OTP_TOTP_ISSUER = "EverXCloud"
 CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = True
 
@@ -289,8 +300,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Django logs the path of a failed request ("Not Found: /es/registro/confirmar/<token>/"): the token or
     # unsubscribe key in it is replaced before any handler sees it (signups/log_redaction.py).
-    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"},
+                # No full IP or mail address in any line, and a bad Host header in one line (core/log_text.py).
+                "redacted": {"()": "core.log_text.RedactingFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redacted"]}},
     # django-axes says at INFO what every login did; its warnings (failures, lockouts) are enough.
     "loggers": {"django.request": {"filters": ["secret_paths"]}, "axes": {"level": "WARNING"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
@@ -311,6 +324,13 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(env("EMAIL_TIMEOUT", 10))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "EverXCloud <hello@localhost>")
 OUTBOX_MAX_ATTEMPTS = int(env("OUTBOX_MAX_ATTEMPTS", 20))
+# Forms' mails to addresses not confirmed (confirmations, "limit reached", acknowledgements) the worker sends in
+# any hour, and the share of them one client network (an IPv4 address, an IPv6 /64) may take; beyond, mail waits
+# for the next hour, never dropped (optin/origins.py, optin/outbox.py).
+OUTBOX_UNCONFIRMED_MAILS_PER_HOUR = int(env("OUTBOX_UNCONFIRMED_MAILS_PER_HOUR", 600))
+OUTBOX_UNCONFIRMED_SHARE_PERCENT = int(env("OUTBOX_UNCONFIRMED_SHARE_PERCENT", 5))
+# Tests only: a folder where the mail worker stops at its hold points (optin/worker.py). Empty in production.
+WORKER_TEST_HOLD_DIR = env("WORKER_TEST_HOLD_DIR", "")
 # /healthz reports the mail queue as failing ("degraded") while the oldest mail waiting to be sent is
 # older than this (optin/outbox_health.py).
 MAIL_QUEUE_STALL_SECONDS = int(env("MAIL_QUEUE_STALL_SECONDS", 900))
@@ -329,6 +349,10 @@ CONSENT_EVIDENCE_RETENTION_MONTHS = int(env("CONSENT_EVIDENCE_RETENTION_MONTHS",
 # counted in the database (signups/rate_limit.py).
 SIGNUP_RATE_LIMIT = int(env("SIGNUP_RATE_LIMIT", 10))
 SIGNUP_RATE_LIMIT_WINDOW = int(env("SIGNUP_RATE_LIMIT_WINDOW", 3600))
+# Renders the page cache does not serve (a page's answer to one visitor's query), per client (an IPv6 client by
+# its /64) per window (core/render_limit.py); 0: no limit.
+RENDER_RATE_LIMIT = int(env("RENDER_RATE_LIMIT", 60))
+RENDER_RATE_LIMIT_WINDOW = int(env("RENDER_RATE_LIMIT_WINDOW", 60))
 # Mails the forms may queue for one mailbox (confirmations, a refused price alert, a provider's acknowledgement),
 # whatever asked for them and from where, per window (seconds), counted in the database (optin/mail_budget.py).
 SIGNUP_MAILS_PER_ADDRESS = int(env("SIGNUP_MAILS_PER_ADDRESS", 3))
@@ -346,4 +370,8 @@ PRICE_ALERTS_PER_ADDRESS = int(env("PRICE_ALERTS_PER_ADDRESS", 20))
 # days before that, a reminder mail offers a one-click renewal (alerts/lapse.py).
 PRICE_ALERT_LIFETIME_DAYS = int(env("PRICE_ALERT_LIFETIME_DAYS", 180))
 PRICE_ALERT_RENEWAL_NOTICE_DAYS = int(env("PRICE_ALERT_RENEWAL_NOTICE_DAYS", 14))
+# An alert that mailed mails again no sooner than this many hours later, unless the price has fallen this many
+# percent below both its target and the price it last mailed (alerts/price_alerts.py): price flips send no flood.
+PRICE_ALERT_COOLDOWN_HOURS = int(env("PRICE_ALERT_COOLDOWN_HOURS", 24))
+PRICE_ALERT_REFIRE_MARGIN_PERCENT = int(env("PRICE_ALERT_REFIRE_MARGIN_PERCENT", 10))
 CSRF_FAILURE_VIEW = "core.errors.csrf_failure"

@@ -6,7 +6,7 @@ from django.urls import reverse
 from catalog.models import GPU
 from workloads.models import Workload
 
-from ..editors import PASSWORD, create_editor
+from ..editors import PASSWORD, authenticator_code, create_editor
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +37,7 @@ def test_editor_changes_the_h100_price_and_sees_it_on_cached_pages(live_server, 
     page.goto(live_server.url + reverse("admin:login"))
     page.fill("#id_username", "editor")
     page.fill("#id_password", PASSWORD)
+    page.fill("#id_otp_token", authenticator_code(editor))
     page.click("input[type=submit]")
     h100 = GPU.objects.get(slug="h100-sxm")
     page.goto(live_server.url + reverse("admin:catalog_gpu_change", args=[h100.pk]))
@@ -57,6 +58,7 @@ def test_workload_admin_shows_language_tabs(live_server, editor, page):
     page.goto(live_server.url + reverse("admin:login"))
     page.fill("#id_username", "editor")
     page.fill("#id_password", PASSWORD)
+    page.fill("#id_otp_token", authenticator_code(editor))
     page.click("input[type=submit]")
     workload = Workload.objects.get(key="fine-tuning")
     page.goto(live_server.url + reverse("admin:workloads_workload_change", args=[workload.pk]))

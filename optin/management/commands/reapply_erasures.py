@@ -30,7 +30,8 @@ class Command(BaseCommand):
         missing = {email_hash: erased_at for email_hash, erased_at in erasures.items() if email_hash not in known}
         erased = 0
         for address in sorted(held_addresses()):
-            matches = set(pseudonyms.erasure_hashes(addresses.key(address))) & set(missing)
+            hashes = {found for key in addresses.keys(address) for found in pseudonyms.erasure_hashes(key)}
+            matches = hashes & set(missing)
             if not matches:
                 continue
             erase_person(address).delete()  # its own record is replaced by the original one below

@@ -1,3 +1,4 @@
+import logging
 import signal
 import threading
 import time
@@ -5,9 +6,12 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections
 
+from core.log_text import redacted_text
 from optin.outbox import send_due
 from optin.retention import purge_unconfirmed
 from optin.worker import chores
+
+logger = logging.getLogger("optin.worker")
 
 # How often the loop deletes the unconfirmed requests whose time is up (optin/retention.py).
 PURGE_EVERY_SECONDS = 3600
@@ -46,17 +50,31 @@ class Command(BaseCommand):
                     next_purge = time.monotonic() + PURGE_EVERY_SECONDS
             # The database is away, or not migrated yet (the web server migrates as both start): next pass.
             except DatabaseError as error:
-                self.stderr.write(f"Outbox: database unavailable ({error}).")
+                self.stderr.write(redacted_text(f"Outbox: database unavailable ({error})."))
+            # Anything else is logged and the next pass comes: the worker never stops on an error (each mail's
+            # is recorded on it by ``outbox.send``).
+            except Exception:
+                logger.exception("Mail worker: the pass failed; trying again in %s s.", interval)
             stopping.wait(interval)
 
     def work(self, batch):
-        done = [(chore.label, chore.run(batch)) for chore in chores()]
+        done = [(chore.label, self.run_chore(chore, batch)) for chore in chores()]
         sent, failed = send_due(batch)
         for label, count in done:
             if count:
                 self.stdout.write(f"{label}: {count} applied.")
         if sent or failed:
             self.stdout.write(f"Outbox: {sent} sent, {failed} failed.")
+
+    def run_chore(self, chore, batch):
+        """A chore that fails leaves the others and the mails to go: logged, and tried again next pass."""
+        try:
+            return chore.run(batch)
+        except DatabaseError:
+            raise
+        except Exception:
+            logger.exception("Mail worker: %s failed; trying again next pass.", chore.label)
+            return 0
 
     def purge(self):
         purged = purge_unconfirmed()
