@@ -23,6 +23,7 @@ from django.utils.text import capfirst
 
 from catalog.models import GPU, ModelPreset
 from catalog.specs import SPECS
+from company.models import LegalPage
 from core.admin_site import ModelErrorsOnFormFields, with_model_errors_on_form_fields
 from workloads.models import Workload, WorkloadColumn
 
@@ -108,6 +109,12 @@ BROKEN_RULES = [
     BrokenRule("GPU: a slug that is another page's address", GPU, gpu,
                lambda g: setattr(g, "slug", compare_page_segment()),
                lambda data, _g: data.update(slug=compare_page_segment())),
+    BrokenRule("GPU: a line break in the name (it goes into mail subjects)", GPU, gpu,
+               lambda g: setattr(g, "name", "H100\nBcc: someone@example.com"),
+               lambda data, _g: data.update(name="H100\nBcc: someone@example.com")),
+    BrokenRule("Legal page: a new text under the same version", LegalPage, lambda: LegalPage.objects.get(key="privacy"),
+               lambda page: setattr(page, "body_es", page.body_es + "\n\nUn párrafo nuevo."),
+               lambda data, page: data.update(body_es=page.body_es + "\n\nUn párrafo nuevo.")),
     BrokenRule("Model preset: more active parameters than parameters", ModelPreset,
                lambda: ModelPreset.objects.exclude(billion_params=None).order_by("pk").first(),
                lambda p: setattr(p, "active_billion_params", p.billion_params + 1),
@@ -215,5 +222,5 @@ def test_an_error_for_a_field_the_form_lacks_names_the_field_above_the_form(laun
     with translation.override("de"):
         assert not form.is_valid()
         label = capfirst(ModelPreset._meta.get_field("active_billion_params").verbose_name)
-        (message,) = rule_messages(BROKEN_RULES[4], "de")
+        (message,) = rule_messages(next(rule for rule in BROKEN_RULES if rule.model is ModelPreset), "de")
         assert form.non_field_errors() == [f"{label}: {message}"]
