@@ -2,12 +2,20 @@
 on the public forms' common ground (``signups.forms.PublicForm``)."""
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.formatting import format_usd
 from prices.price_import import MAX_PRICE_USD_PER_HOUR
-from signups.forms import AddressField, PublicForm, consent_box
+from signups.forms import (
+    LAUNCH_LIST_CONSENT_TEXT_VERSION,
+    AddressField,
+    PublicForm,
+    consent_box,
+    default_currency,
+    launch_list_consent_text,
+)
+from signups.models import Signup
 
 from .amounts import AmountError, amount_text, currency_affixes, decimal_separator, parse_amount
 
@@ -67,7 +75,10 @@ class TargetPriceField(forms.CharField):
 
 
 class PriceAlertForm(PublicForm):
-    """"Tell me when this GPU is at or below this price": an address, a target and consent."""
+    """"Tell me when this GPU is at or below this price": an address, a target and consent; and, optionally, the
+    launch list with its own consent box (its wording and version are the signup form's), the balance currency
+    and the business confirmation the list needs. Always shown, no script needed: what the list needs is
+    required only when its box is ticked, and one confirmation mail confirms both (``price_alerts.py``)."""
 
     consent_text_version = "price-alert-2"
 
@@ -76,7 +87,14 @@ class PriceAlertForm(PublicForm):
     )
     target = TargetPriceField(label=_("Your target price per GPU-hour"))
 
-    field_order = ["email", "target", "consent"]
+    launch_list = forms.BooleanField(required=False)
+    launch_list_currency = forms.ChoiceField(
+        label=_("Balance currency"), choices=Signup.Currency.choices, widget=forms.RadioSelect, required=False,
+        help_text=_("The currency you will top up your prepaid balance in."),
+    )
+    launch_list_business = forms.BooleanField(label=_("I am signing up for a business."), required=False)
+
+    field_order = ["email", "target", "consent", "launch_list", "launch_list_currency", "launch_list_business"]
 
     def __init__(self, *args, gpu, **kwargs):
         super().__init__(*args, **kwargs)
@@ -93,3 +111,26 @@ class PriceAlertForm(PublicForm):
             "I want an email when the best price of this GPU is at or below my target. Every email has a link to "
             "delete the alert."
         ))
+        consent_box(self.fields["launch_list"], launch_list_consent_text())
+        if not self.is_bound:
+            self.initial.setdefault("launch_list_currency", default_currency(get_language()))
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("launch_list"):
+            if not cleaned.get("launch_list_currency"):
+                self.add_error("launch_list_currency", ValidationError(
+                    self.fields["launch_list_currency"].error_messages["required"], code="required"))
+            if not cleaned.get("launch_list_business"):
+                self.add_error("launch_list_business", ValidationError(gettext(
+                    "At launch the market sells to business customers only: please confirm that you are signing "
+                    "up for a business."), code="required"))
+        return cleaned
+
+    def launch_list_answers(self, consent):
+        """What the launch list needs, stored with the alert's request (empty: its box was not ticked); its consent
+        is the list's own, asked on the same page."""
+        if not self.cleaned_data.get("launch_list"):
+            return {}
+        return {"launch_list_currency": self.cleaned_data["launch_list_currency"],
+                "launch_list_consent_text_version": LAUNCH_LIST_CONSENT_TEXT_VERSION}

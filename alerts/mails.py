@@ -11,9 +11,10 @@ from optin import outbox
 from optin.confirmation import LINK_PLACEHOLDER, VALID_FOR
 from optin.links import one_click_unsubscribe, url_in
 from optin.models import OutboxEmail
+from signups import mails as signup_mails
 
 # The mails' wording, as consent records keep it: bump a version whenever its template or subject changes.
-CONFIRMATION_MAIL_VERSION = "price-alert-confirmation-1"
+CONFIRMATION_MAIL_VERSION = "price-alert-confirmation-2"
 # The outbox's name for the renew link of a reminder (registered in ``apps.py``).
 RENEWAL_LINK_KIND = "price_alert_renewal"
 
@@ -28,8 +29,11 @@ def queue_alert_confirmation(alert, target):
     """The double opt-in mail of a new alert, or of a new ``target`` for a confirmed one (its link is made
     when it is sent)."""
     delete_url = alert_delete_url(alert)
+    # A launch-list signup asked for with the alert: the same link confirms it, and the mail says so.
+    signup = alert.launch_list_signup if alert.launch_list_signup_id is not None else None
     with translation.override(alert.language):
         body = render_to_string("alerts/email/price_alert_confirmation.txt", {
+            "launch_list_unsubscribe_url": signup_mails.unsubscribe_url(signup) if signup is not None else "",
             "gpu": alert.gpu.name,
             "target": format_usd(target),
             "confirm_url": LINK_PLACEHOLDER,

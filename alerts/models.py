@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import GPU
-from signups.models import ConsentEvidence, consent_record_field
+from signups.models import ConsentEvidence, Signup, consent_record_field
 
 
 class PriceAlert(ConsentEvidence):
@@ -62,6 +62,12 @@ class PriceAlert(ConsentEvidence):
     # The reminder's renew link, as the confirmation's: only the hash of a token made when the mail is sent.
     renewal_token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
     renewal_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A launch-list signup asked for on the alert's form (its own consent): the alert's confirmation mail says so,
+    # and its link confirms the signup with the alert (``price_alerts.confirm_all``); emptied once it has.
+    launch_list_signup = models.ForeignKey(
+        Signup, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", editable=False,
+        verbose_name=_("launch-list signup confirmed with it"),
+    )
 
     class Meta:
         # Moved here from ``signups``: the table keeps its name.
@@ -100,6 +106,13 @@ class AlertRequest(ConsentEvidence):
     target_usd_per_hour = models.DecimalField(_("target price"), max_digits=8, decimal_places=2)
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
     received_at = models.DateTimeField(_("received"), default=timezone.now)
+    # The launch list asked for with the alert (its box ticked, with the business confirmation): the balance
+    # currency and the version of the list's own consent text; both empty when it was not.
+    launch_list_currency = models.CharField(
+        _("balance currency"), max_length=3, choices=Signup.Currency.choices, blank=True,
+    )
+    launch_list_consent_text_version = models.CharField(_("launch list consent text version"), max_length=40,
+                                                        blank=True)
 
     class Meta:
         verbose_name = _("waiting price alert request")

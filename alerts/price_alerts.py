@@ -23,6 +23,10 @@ of ``catalog.price_events.price_changed``) and deleting (``delete``).
   (``mail_after_cooldown``, a chore).
 - A confirmation when the price is already at or below the target mails at once, so an active alert always
   waits for a price it has not mailed about.
+- The form may ask for the launch list too (its own box and consent): the request keeps what the list needs, and
+  the alert's confirmation mail (which then says so) confirms the signup with the alert (``launch_list``), so one
+  mail confirms both; when no such mail is asked for (the alert is confirmed already, or the address holds its
+  limit), the list's own confirmation mail is queued instead (``waitlist.join``).
 - Each alert has its consent record (``optin.consent_records``), made when it is asked for: confirming,
   renewing (``lapse.py``) and the end (deleted by its owner, lapsed, never confirmed) are noted there, and the
   record outlives the alert for the evidence's period."""
@@ -39,6 +43,8 @@ from optin import consent_records, mail_budget, origins, outbox
 from optin.confirmation import LinkState, well_formed
 from optin.erasure import delete_with_admin_history
 from optin.tokens import token_hash
+from signups import waitlist
+from signups.models import Signup
 
 from . import confirmation, mails
 from .models import AlertRequest, PriceAlert
@@ -63,6 +69,7 @@ class PriceChangeOutcome:
 class Confirmation:
     state: LinkState
     alerts: tuple = ()  # the alerts this click confirmed, the link's own first
+    joined_list: bool = False  # it also confirmed a launch-list signup asked for with them
 
 
 def alerts_of(email):
@@ -95,10 +102,11 @@ def ask_confirmation(mailbox, alert, target, now):
 CONSENT_FIELDS = ("consent_text_version", "privacy_policy_version", "consent_language", "source_path")
 
 
-def request_alert(*, email, gpu, target, language, consent):
-    """What the form does, for any address: store the request for the worker (one insert)."""
+def request_alert(*, email, gpu, target, language, consent, launch_list=None):
+    """What the form does, for any address: store the request for the worker (one insert); ``launch_list``: the
+    form's ``launch_list_answers`` (empty: the list was not asked for)."""
     request = AlertRequest.objects.create(email=email, gpu=gpu, target_usd_per_hour=target, language=language,
-                                          **consent)
+                                          **consent, **(launch_list or {}))
     origins.note(request)  # the client network its mail counts against (``optin.origins``)
     return request
 
@@ -114,25 +122,50 @@ def apply_requests(limit=100):
             request = AlertRequest.objects.select_for_update(of=("self",)).select_related("gpu").filter(pk=pk).first()
             if request is None:  # applied by another worker, or erased
                 continue
+            consent = {field: getattr(request, field) for field in CONSENT_FIELDS}
+            launch_list = launch_list_of(request, consent)
             with origins.requested_from(origins.of(request)):
-                subscribe(email=request.email, gpu=request.gpu, target=request.target_usd_per_hour,
-                          language=request.language,
-                          consent={field: getattr(request, field) for field in CONSENT_FIELDS},
-                          now=request.received_at)
+                alert = subscribe(email=request.email, gpu=request.gpu, target=request.target_usd_per_hour,
+                                  language=request.language, consent=consent, now=request.received_at,
+                                  launch_list=launch_list)
+                if launch_list is not None and (alert is None or alert.launch_list_signup_id is None):
+                    # No alert mail to confirm it with: the list's own confirmation mail.
+                    waitlist.join(email=request.email, workload_id=None, **launch_list)
             request.delete()
         applied += 1
     return applied
 
 
+def launch_list_of(request, consent):
+    """What a request asks of the launch list, as ``waitlist.join`` takes it (None: nothing)."""
+    if not request.launch_list_currency:
+        return None
+    return {"currency": request.launch_list_currency, "language": request.language, "at": request.received_at,
+            "consent": {**consent, "consent_text_version": request.launch_list_consent_text_version},
+            "answers": {"gpu_id": request.gpu_id, "for_business": True}}
+
+
+def with_launch_list(alert, launch_list):
+    """Link to ``alert`` the launch-list signup ``launch_list`` asks for (``launch_list_of``), without a mail of
+    its own: the alert's confirmation mail, queued next, says so and confirms both. Nothing when the address is
+    on the list already."""
+    if launch_list is None:
+        return
+    alert.launch_list_signup = waitlist.join_unmailed(**launch_list, email=alert.email)
+    type(alert).objects.filter(pk=alert.pk).update(launch_list_signup=alert.launch_list_signup)
+
+
 @transaction.atomic
-def subscribe(*, email, gpu, target, language, consent, now=None):
+def subscribe(*, email, gpu, target, language, consent, now=None, launch_list=None):
     """Record the wish for an alert on ``gpu`` at ``target`` USD per GPU-hour and ask for its confirmation.
     When the address holds as many confirmed alerts as it may, nothing is stored and a mail says so (within the
     budget), with the address's alerts and their delete links: the page answers the same either way, so it
     tells nobody what an address holds.
 
     ``consent`` holds the evidence fields (consent text and privacy policy versions, consent language, the
-    form's page). Requests for one address take turns (the mailbox's lock)."""
+    form's page), ``launch_list`` what the launch list was asked for with (``launch_list_of``; None: it was
+    not): its signup is linked to the alert whose confirmation is asked (``with_launch_list``). Requests for one
+    address take turns (the mailbox's lock)."""
     now = now or timezone.now()
     mailbox = mail_budget.lock(email)
     alert = alerts_of(email).select_for_update().filter(gpu=gpu).first()
@@ -152,6 +185,7 @@ def subscribe(*, email, gpu, target, language, consent, now=None):
                 )
         except IntegrityError:  # the same address and GPU, spelt otherwise, from another request: that one won
             return alerts_of(email).get(gpu=gpu)
+        with_launch_list(alert, launch_list)
         ask_confirmation(mailbox, alert, target, now)
         return alert
     if outbox.mails_about(alert).filter(created_at__gt=now - RESEND_CONFIRMATION_AFTER).exists():
@@ -170,6 +204,7 @@ def subscribe(*, email, gpu, target, language, consent, now=None):
     alert.confirmation_token_hash = alert.confirmation_expires_at = None
     alert.save()
     outbox.mails_about(alert).filter(sent_at__isnull=True).delete()
+    with_launch_list(alert, launch_list)
     ask_confirmation(mailbox, alert, target, now)
     return alert
 
@@ -216,6 +251,7 @@ def confirm_all(token, now=None):
     # The clicked mail confirmed them all: their records name it.
     consent_records.confirm(consent_records.records_for(PriceAlert.objects.filter(pk__in=new)), now,
                             via=alert.consent_record)
+    joined_list = confirm_launch_list(confirmed, now, via=alert.consent_record)
     dropped_rows = PriceAlert.objects.filter(pk__in=dropped)
     consent_records.withdraw(consent_records.records_for(dropped_rows), consent_records.Withdrawal.NOT_CONFIRMED, now)
     delete_with_admin_history(dropped_rows)
@@ -227,7 +263,29 @@ def confirm_all(token, now=None):
         notify(reached, now)
         for row, _gpu, _price in reached:
             row.state = PriceAlert.State.RESTING
-    return Confirmation(LinkState.CONFIRMED, tuple(confirmed))
+    return Confirmation(LinkState.CONFIRMED, tuple(confirmed), joined_list)
+
+
+def confirm_launch_list(alerts, now, via):
+    """Confirm the launch-list signups asked for with ``alerts`` (just confirmed by the click whose record is
+    ``via``), with their consent records; True if one was. The alerts let go of them."""
+    linked = [alert.pk for alert in alerts if alert.launch_list_signup_id is not None]
+    if not linked:
+        return False
+    signups = Signup.objects.filter(pk__in=[alert.launch_list_signup_id for alert in alerts
+                                            if alert.launch_list_signup_id is not None], confirmed_at__isnull=True)
+    records = consent_records.records_for(signups)
+    confirmed = signups.update(confirmed_at=now)
+    consent_records.confirm(records, now, via=via)
+    PriceAlert.objects.filter(pk__in=linked).update(launch_list_signup=None)
+    for alert in alerts:
+        alert.launch_list_signup = None
+    return confirmed > 0
+
+
+def joins_list(alert, others=()):
+    """Whether the link of ``alert`` (with ``others``, the alerts it confirms too) confirms a launch-list signup."""
+    return any(row.launch_list_signup_id is not None for row in (alert, *others))
 
 
 def also_waiting(alert):

@@ -67,7 +67,8 @@ class PriceAlertView(PublicFormView):
 
     def save(self, form, consent):
         price_alerts.request_alert(email=form.cleaned_data["email"], gpu=self.gpu,
-                                   target=form.cleaned_data["target"], language=get_language(), consent=consent)
+                                   target=form.cleaned_data["target"], language=get_language(), consent=consent,
+                                   launch_list=form.launch_list_answers(consent))
 
 
 price_alert = PriceAlertView.as_view()
@@ -120,12 +121,15 @@ def others_text(alerts):
     return "; ".join(_("%(gpu)s at %(target)s per GPU-hour") % alert_text(alert) for alert in alerts)
 
 
-def confirmation_page(request, state, alert, others=()):
+def confirmation_page(request, state, alert, others=(), joined_list=False):
     """The page of a confirmation link; ``others``: the other alerts of the address its button confirms (or,
-    once confirmed, confirmed)."""
+    once confirmed, confirmed); ``joined_list``: its button puts (or put) the address on the launch list too."""
     if state is LinkState.UNUSED:
         also = [_("The same button also confirms the other price alerts waiting at this address: "
                   "%(alerts)s.") % {"alerts": others_text(others)}] if others else []
+        if joined_list:
+            also.append(_("The same button also puts this address on the launch list: we email you when the spot "
+                          "market opens."))
         return link_page(request, _("Confirm your price alert"), [
             _("Press the button to receive an email when the best price of the %(gpu)s is at or below "
               "%(target)s per GPU-hour.") % alert_text(alert), *also,
@@ -133,6 +137,9 @@ def confirmation_page(request, state, alert, others=()):
     if state is LinkState.CONFIRMED:
         also = [_("The same click also confirmed the other price alerts waiting at this address: "
                   "%(alerts)s.") % {"alerts": others_text(others)}] if others else []
+        if joined_list:
+            also.append(_("This address is on the launch list now: we email you when the spot market opens. Every "
+                          "email about the launch has a link to unsubscribe."))
         if alert.state == alert.State.RESTING:
             return link_page(request, _("Your price alert is on"), [
                 _("The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we are emailing "
@@ -173,10 +180,11 @@ def confirm_price_alert(request, token):
         # Read again for its new state; a link whose alert found no room left has none any more.
         alert = confirmation.alert_for(token) or alert
         others = [row for row in result.alerts if alert is None or row.pk != alert.pk]
-        return confirmation_page(request, result.state, alert, others)
+        return confirmation_page(request, result.state, alert, others, result.joined_list)
     state = confirmation.link_state(alert)
-    others = price_alerts.also_waiting(alert) if state is LinkState.UNUSED else ()
-    return confirmation_page(request, state, alert, others)
+    unused = state is LinkState.UNUSED
+    others = price_alerts.also_waiting(alert) if unused else ()
+    return confirmation_page(request, state, alert, others, unused and price_alerts.joins_list(alert, others))
 
 
 # RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF

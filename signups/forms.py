@@ -95,6 +95,23 @@ privacy_policy_version = PerContentVersion(lambda version: PrivacyPolicyVersion(
 ))
 
 
+# The launch list's consent, on the signup form and as the price alert form's own box for the list
+# (``alerts.forms``): one wording, one version; bump it whenever that wording changes.
+LAUNCH_LIST_CONSENT_TEXT_VERSION = "renter-2"
+
+
+def launch_list_consent_text():
+    return gettext("I want to receive emails about the EverXCloud launch. I can unsubscribe at any time.")
+
+
+# The balance currency a form proposes in each language (the visitor can change it).
+DEFAULT_CURRENCY = {"en": Signup.Currency.USD}
+
+
+def default_currency(language):
+    return DEFAULT_CURRENCY.get(language, Signup.Currency.EUR)
+
+
 class WorkloadChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, workload):
         return workload.title
@@ -114,7 +131,7 @@ class RenterSignupForm(PublicForm):
     (``signup_actions``), as hidden inputs the visitor never fills; what does not name a GPU or a page we know
     is dropped, never refused. A preselected GPU is shown, and can be changed."""
 
-    consent_text_version = "renter-2"
+    consent_text_version = LAUNCH_LIST_CONSENT_TEXT_VERSION
 
     email = AddressField(
         label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
@@ -157,9 +174,7 @@ class RenterSignupForm(PublicForm):
             self.fields["gpu"].widget = forms.Select(choices=[
                 ("", gettext("No particular GPU")), *GPU.objects.values_list("slug", "name"),
             ])
-        consent_box(self.fields["consent"], gettext(
-            "I want to receive emails about the EverXCloud launch. I can unsubscribe at any time."
-        ))
+        consent_box(self.fields["consent"], launch_list_consent_text())
 
     @staticmethod
     def gpu_named(slug):

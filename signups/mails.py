@@ -21,10 +21,8 @@ def unsubscribe_url(signup):
     return url_in(signup.language, "signups:unsubscribe", key=signup.unsubscribe_key)
 
 
-def queue_confirmation(signup):
-    """The double opt-in mail: the confirmation link (made when it is sent) and the unsubscribe link. Asking for
-    a confirmation is asking for consent: the signup's consent record is made here (or, while the signup is
-    unconfirmed, takes its new answers), so every mail that can confirm has its evidence."""
+def ask_consent(signup):
+    """The signup's consent record as its consent is asked (made, or while unconfirmed, taking its new answers)."""
     record = consent_records.reasked(
         signup.consent_record, consent_records.Purpose.WAITLIST, email=signup.email, asked_at=signup.signed_up_at,
         consent={field: getattr(signup, field) for field in consent_records.EVIDENCE_FIELDS},
@@ -32,6 +30,14 @@ def queue_confirmation(signup):
     if record.pk != signup.consent_record_id:
         signup.consent_record = record
         type(signup).objects.filter(pk=signup.pk).update(consent_record=record)
+    return record
+
+
+def queue_confirmation(signup):
+    """The double opt-in mail: the confirmation link (made when it is sent) and the unsubscribe link. Asking for
+    a confirmation is asking for consent: the signup's consent record is made here (or, while the signup is
+    unconfirmed, takes its new answers), so every mail that can confirm has its evidence."""
+    ask_consent(signup)
     unsubscribe = unsubscribe_url(signup)
     with translation.override(signup.language):
         body = render_to_string("signups/email/confirmation.txt", {

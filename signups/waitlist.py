@@ -107,6 +107,27 @@ def join(*, email, currency, language, workload_id, consent, at, answers=None):
     return signup
 
 
+def join_unmailed(*, email, currency, language, consent, at, answers=None):
+    """Record a signup asked for on another form whose own confirmation mail confirms it (a price alert's:
+    ``alerts.price_alerts``), so no mail of its own: a new signup, or a pending one taking these answers and
+    consent, with its consent record. Returns it, or None when the address is on the list already (left as it
+    is). The caller holds the mailbox's lock (``mail_budget.lock``)."""
+    request_fields = {"currency": currency, "language": language, **consent, **(answers or {}), "signed_up_at": at}
+    email = addresses.equivalent_address(email)
+    signup, created = Signup.objects.get_or_create(
+        email__lower=Lower(Value(email)), defaults={"email": email, **request_fields},
+    )
+    if not created:
+        signup = Signup.objects.select_for_update().get(pk=signup.pk)
+        if signup.is_subscribed:
+            return None
+        for field, value in request_fields.items():
+            setattr(signup, field, value)
+        signup.save()
+    mails.ask_consent(signup)
+    return signup
+
+
 def subscriber(key):
     """The signup an unsubscribe link's key belongs to, or None."""
     return Signup.objects.filter(unsubscribe_key=key).first()
