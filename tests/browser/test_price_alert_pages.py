@@ -10,6 +10,7 @@ from catalog.models import GPU
 
 from ..localized_urls import url_in
 from ..page_judges import AXE, VIEWPORTS, axe_context, axe_violations, rules_for
+from ..signup_helpers import run_mail_worker
 
 pytestmark = pytest.mark.browser
 
@@ -28,6 +29,8 @@ def test_from_the_gpu_page_to_the_thank_you_page_in_german(live_server, live_lau
     page.wait_for_url(live_server.url + url_in("de", "alerts:price_alert_thanks", slug=gpu.slug))
     with translation.override("de"):
         assert page.locator("h1").inner_text() == gettext("Check your inbox")
+    # The form stored the request; the mail worker applies it (issue 48).
+    run_mail_worker()
     alert = PriceAlert.objects.get()
     assert (alert.email, str(alert.target_usd_per_hour), alert.language) == ("jonas@example.com", "2.50", "de")
     assert alert.source_path == gpu.get_absolute_url("de")
