@@ -16,13 +16,14 @@ from open_data import document
 from open_data.http import open_data_file
 from open_data.views import json_response
 
-from .fit import configurations, serving_format
+from .fit import FIT_CHECKPOINTING, FIT_OPTIMIZER, configurations, serving_format
 from .forms import CalculatorForm, InferenceForm
 from .memory import tokens_held
 from .page_parts import calculator_parts
 from .published_runs import HELD_OUT
 from .serving_data import serving_data
 from .texts import published_checks
+from .training_memory import memory_figures
 
 # Figures are exact; written with this many significant digits (the page shows three).
 DIGITS = 12
@@ -144,17 +145,44 @@ def fit_document(form, parts):
         inputs.update({"weights": {"format": weight_format.key, "bits": number(weight_format.bits)},
                        "shape": shape_json(requirement.shape), "context_tokens": requirement.context_tokens,
                        "tokens_held": tokens_held(requirement.context_tokens), "batch": requirement.batch_size})
+    else:
+        inputs.update({"sequence_tokens": requirement.sequence_tokens, "micro_batch": requirement.micro_batch,
+                       "checkpointing": FIT_CHECKPOINTING, "optimizer": FIT_OPTIMIZER})
+    memory_gb = {"model": number(requirement.model_gb), "kv_cache": number(requirement.kv_cache_gb),
+                 "total": number(requirement.total_gb)}
+    if not requirement.is_inference:
+        memory_gb["activations"] = number(requirement.activations_gb)
     return {
         "answer": "fits",
         "inputs": inputs,
-        "memory_gb": {"model": number(requirement.model_gb), "kv_cache": number(requirement.kv_cache_gb),
-                      "total": number(requirement.total_gb)},
+        "memory_gb": memory_gb,
         "gpus": [{"slug": c.gpu.slug, "name": c.gpu.name, "gpu_count": c.gpu_count, "fits": c.fits,
                   "usable_gb": number(c.usable_gb), "usable_share": number(Fraction(c.usable_share)),
-                  "usd_per_hour": number(c.hourly_cost)}
+                  "usd_per_hour": number(c.hourly_cost), "no_headroom": no_headroom_data(c)}
                  for c in configurations(parts.gpus, requirement)],
-        "sources": serving_sources() if requirement.is_inference else [],
+        "sources": serving_sources() if requirement.is_inference else training_sources(),
     }
+
+
+def no_headroom_data(configuration):
+    if configuration.no_headroom is None:
+        return None
+    count, need = configuration.no_headroom
+    return {"gpu_count": count, "memory_gb_per_gpu": number(need)}
+
+
+def training_sources():
+    """The training memory figures the fit tab counts with, as the training file gives them."""
+    figures = memory_figures()
+    headroom = figures.headroom_share
+    return [
+        {"figure": "headroom_share", "value": number(headroom.value), "basis": headroom.basis,
+         "source": headroom.source},
+        {"figure": "default_sequence_tokens", "value": figures.default_sequence_tokens,
+         "basis": figures.defaults_basis, "source": ""},
+        {"figure": "default_micro_batch", "value": figures.default_micro_batch, "basis": figures.defaults_basis,
+         "source": ""},
+    ]
 
 
 fit_json = estimate_file(CalculatorForm, "estimates-fit", fit_document)

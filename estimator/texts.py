@@ -7,6 +7,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext as _
 
@@ -42,6 +44,9 @@ from .serving_data import serving_data
 from .training import HOURS_PER_DAY, NO_BF16, TOO_SMALL
 from .training_memory import FITS, NO_HEADROOM, memory_figures, training_bounds
 from .training_memory import TOO_SMALL as TOO_SMALL_MEMORY
+
+# The training tab's table of its memory figures (calculator_training_assumptions.html), which the fit tab links.
+TRAINING_MEMORY_ANCHOR = "training-memory-heading"
 
 HOURS_PER_YEAR = 365 * 24
 # Ticks of the time axis, in hours: units a reader pictures, then years by powers of ten.
@@ -207,6 +212,23 @@ def recommended_configuration(configurations):
     return {"gpu": configuration.gpu, "count": configuration.gpu_count,
             "name": configuration_name(configuration),
             "detail": _("%(price)s per hour") % {"price": format_usd(configuration.hourly_cost)}}
+
+
+def fit_training_context(form, requirement):
+    """The fit tab's training memory, as the training tab shows it: the parts on one GPU at the training tab's
+    defaults, the headroom, and a link to the same model and method on the training tab, at its memory figures."""
+    memory = requirement.training
+    query = [("answer", "training")] + [pair for pair in form.query_pairs() if pair[0] in ("size", "method")]
+    return {
+        "required": format_memory(requirement.total_gb),
+        "memory_parts": {"weights": format_memory(memory.weights_gb), "gradients": format_memory(memory.gradients_gb),
+                         "optimizer": format_memory(memory.optimizer_gb),
+                         "activations": format_memory(memory.activations_gb),
+                         "sequence": format_number(requirement.sequence_tokens),
+                         "batch": format_number(requirement.micro_batch), "checkpointing": True,
+                         "headroom": format_share(memory_figures().headroom_share.value)},
+        "training_url": f"{reverse('estimator:calculator')}?{urlencode(query)}#{TRAINING_MEMORY_ANCHOR}",
+    }
 
 
 def position(items, item):

@@ -2,6 +2,7 @@
 tokens cost), each a GET form whose answer is on the same page."""
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.text import get_text_list
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -9,7 +10,7 @@ from django.utils.translation import gettext as _
 from catalog import sizing
 from catalog.sizing_methods import SIZING_METHODS, calculator_name
 from catalog.views import query_paths
-from core.formatting import format_share
+from core.formatting import format_number, format_share
 from core.page_cache import cached_page, canonical_page
 from core.pages import page_context
 
@@ -28,12 +29,16 @@ from .memory import tokens_held
 from .page_parts import calculator_parts
 from .serving_data import serving_data
 from .texts import (
+    TRAINING_MEMORY_ANCHOR,
     assumption_figures,
+    fit_training_context,
     inference_context,
+    no_headroom_text,
     published_run_rows,
     recommended_configuration,
     training_context,
 )
+from .training_memory import memory_figures
 
 # The calculator's answers: each one's form, its template, and its page's title and description.
 CALCULATOR_FORMS = {FITS: CalculatorForm, TRAINING: TrainingForm, INFERENCE: InferenceForm}
@@ -89,15 +94,16 @@ def answer_result(answer, form, parts, language):
         "requirement": requirement,
         "method_name": calculator_name(requirement.method),
         # A GPU's row shows the GPU and its fewest GPUs alone: rendered once per GPU count (``page_parts``).
-        "rows": [parts.rendered(("configuration row", c.gpu.slug, c.gpu_count, c.usable_share), language,
-                                "includes/estimator/calculator_result_row.html",
-                                lambda c=c: {"configuration": c, "count": largest, "path": paths[c.gpu.slug]})
+        "rows": [parts.rendered(("configuration row", c.gpu.slug, c.gpu_count, c.usable_share, c.no_headroom),
+                                language, "includes/estimator/calculator_result_row.html",
+                                lambda c=c: {"configuration": c, "count": largest, "path": paths[c.gpu.slug],
+                                             "no_headroom": no_headroom_text(c)})
                  for c in ranked],
         "recommended": recommended_configuration(ranked),
-        "bytes_per_parameter": (serving_format(requirement.method).bits / 8 if requirement.is_inference
-                                else requirement.method.bytes_per_parameter),
+        "bytes_per_parameter": serving_format(requirement.method).bits / 8 if requirement.is_inference else None,
         "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
         "tokens_held": tokens_held(requirement.context_tokens) if requirement.is_inference else None,
+        "training": None if requirement.is_inference else fit_training_context(form, requirement),
     }
 
 
@@ -106,12 +112,16 @@ def gpu_counts_text():
 
 
 def assumptions_context():
-    data = serving_data()
+    data, figures = serving_data(), memory_figures()
     return {"methods": [method_choice_label(method) for method in SIZING_METHODS],
             "usable_share": format_share(sizing.USABLE_MEMORY_SHARE), "gpu_counts_text": gpu_counts_text(),
             "kv_bytes": sizing.KV_CACHE_BYTES_PER_VALUE,
             "serving_share": format_share(data.memory_utilization), "block_tokens": data.block_tokens,
-            "serving_source": data.utilization_basis.source}
+            "serving_source": data.utilization_basis.source,
+            "sequence": format_number(figures.default_sequence_tokens),
+            "micro_batch": format_number(figures.default_micro_batch),
+            "headroom": format_share(figures.headroom_share.value),
+            "training_url": f"{reverse('estimator:calculator')}?answer=training#{TRAINING_MEMORY_ANCHOR}"}
 
 
 def content_parts(answer, gpus):

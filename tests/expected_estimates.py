@@ -108,6 +108,25 @@ def memory_status(need, memory_gb):
     return "fits" if need <= memory * (1 - headroom) else "no_headroom" if need <= memory else "too_small"
 
 
+FIT_COUNTS = (1, 2, 4, 8)
+
+
+def fit_tab_training(memory_gb, size, method):
+    """The fit tab's answer for a training method on a GPU of ``memory_gb``, as the training tab counts memory at its
+    defaults: (the fewest of 1, 2, 4, 8 GPUs whose need leaves the headroom free, or None; the count just below it,
+    or the largest when none does, if the run fills it beyond the headroom but not beyond the card, else None)."""
+    statuses = [(count, memory_status(training_memory_gb(size, method, count), memory_gb)) for count in FIT_COUNTS]
+    fewest = next((count for count, status in statuses if status == "fits"), None)
+    below = [(count, status) for count, status in statuses if fewest is None or count < fewest]
+    no_headroom = below[-1][0] if below and below[-1][1] == "no_headroom" else None
+    return fewest, no_headroom
+
+
+def fit_share():
+    """The share of each GPU a training configuration may fill on the fit tab: all but the headroom."""
+    return 1 - Decimal(EFFICIENCY["training_memory"]["headroom_share"])
+
+
 def useful_replicas(sequence=None, batch=None):
     memory = EFFICIENCY["training_memory"]
     tokens = (sequence or memory["default_sequence_tokens"]) * (batch or memory["default_micro_batch"])

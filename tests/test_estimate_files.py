@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 
 from core.formatting import format_usd_rate
 
+from . import expected_estimates
 from .html import parse
 from .localized_numbers import numbers_in
 from .localized_urls import url_in
@@ -28,7 +29,13 @@ FIT_QUERIES = [
     {"size": "8", "method": "weights_16bit", "context": "4096", "batch": "8"},
     {"size": "70", "method": "full_adam"},
     {"size": "13", "method": "lora_16bit"},
+    {"size": "1.2", "method": "full_adam"},
+    {"size": "34", "method": "full_adam"},
+    {"size": "72.7", "method": "qlora_4bit"},
 ]
+TRAINING_METHODS = ("full_adam", "lora_16bit", "qlora_4bit")
+# Presets whose sizes hold a training run on few GPUs, some of them filled beyond the headroom on one count.
+TRAINING_PRESETS = {"llama-3-2-1b": "1.2", "llama-3-1-70b": "70", "qwen-2-5-72b": "72.7"}
 
 
 def fetch(client, path, query):
@@ -73,6 +80,85 @@ def test_the_fit_file_validates_and_equals_the_page(client, launch_content, quer
     for row, gpu in zip(rows, data["gpus"], strict=True):
         if gpu["fits"]:
             assert numbers_in(row[3], "en") == [gpu["gpu_count"]]
+    training = query["method"] in TRAINING_METHODS
+    for row, gpu in zip(table.rows()[1:], data["gpus"], strict=True):
+        note = row.find("span", class_="no-headroom")
+        if gpu.get("no_headroom") is None:
+            assert note is None, gpu["name"]
+        else:  # "On 2 GPUs it needs 79.2 GB of 80 GB each: no headroom left, so not counted as fitting."
+            figures = numbers_in(note.squashed_text, "en")
+            assert figures[:2] == [gpu["no_headroom"]["gpu_count"],
+                                   three_digits(gpu["no_headroom"]["memory_gb_per_gpu"])], note.squashed_text
+    dd = document.find("dl", class_="requirement").find_all("dd")
+    assert numbers_in(dd[-1].text, "en") == [three_digits(data["memory_gb"]["total"])]
+    if training:
+        assert data["inputs"]["sequence_tokens"] == expected_estimates.EFFICIENCY["training_memory"][
+            "default_sequence_tokens"]
+        parts = data["memory_gb"]["model"] + data["memory_gb"]["activations"]
+        assert abs(data["memory_gb"]["total"] - parts) <= data["memory_gb"]["total"] * Decimal("1e-11")
+        link = dd[0].find("a")
+        assert link is not None and link.attrs["href"].endswith("#training-memory-heading")
+        assert "answer=training" in link.attrs["href"]
+
+
+def three_digits(gigabytes):
+    """Memory as the page writes it: three significant digits."""
+    value = Decimal(gigabytes)
+    return value.quantize(Decimal(1).scaleb(value.adjusted() - 2)).normalize() + 0
+
+
+def csv_memory(name):
+    return Decimal(expected_estimates.CSV_ROWS[name]["memory_gb"])
+
+
+@pytest.mark.parametrize("method", TRAINING_METHODS)
+def test_the_fit_and_training_tabs_hold_a_training_run_on_the_same_gpus(client, launch_content, method):
+    """One memory model: at the training tab's default inputs, each GPU's fewest GPUs that hold the run (of 1, 2, 4,
+    8, the fit tab's counts) and the count it fills beyond the headroom are the same in both tabs."""
+    for preset, size in TRAINING_PRESETS.items():
+        fit = fetch(client, "/data/estimates/fit.json", {"size": size, "method": method})
+        training = fetch(client, "/data/estimates/training.json", {"preset": preset, "method": method})
+        assert Decimal(training["inputs"]["model_billion_params"]) == Decimal(size)
+
+        def within_eight(count):
+            return count if count is not None and count <= 8 else None
+
+        expected = {}
+        for row in training["gpus"]:
+            if row["problem"] == "no_bf16":  # no training time: the row lists no configurations
+                continue
+            fewest = row["configurations"][0]["gpu_count"] if row["configurations"] else None
+            no_headroom = row["no_headroom"]["gpu_count"] if row["no_headroom"] else None
+            expected[row["slug"]] = (within_eight(fewest), within_eight(no_headroom))
+        got = {gpu["slug"]: (gpu["gpu_count"], (gpu.get("no_headroom") or {}).get("gpu_count"))
+               for gpu in fit["gpus"] if gpu["slug"] in expected}
+        assert len(got) == len(expected) == len(fit["gpus"])
+        assert got == expected, (preset, method)
+        assert any(count for count, _no_headroom in got.values())
+
+
+@pytest.mark.parametrize("size", ["8", "34", "70", "72.7"])
+def test_no_fit_tab_configuration_fits_without_the_headroom(client, launch_content, size):
+    """Every GPU and training method: a count is shown as fitting only when the run leaves the headroom free on each
+    GPU (its need worked out here, from the data), and the count the run fills beyond the headroom is named."""
+    share, named = expected_estimates.fit_share(), 0
+    for method in TRAINING_METHODS:
+        data = fetch(client, "/data/estimates/fit.json", {"size": size, "method": method})
+        document = page(client, "en", {"size": size, "method": method})
+        rows = document.find("section", class_="calculator-results").find("table").rows()[1:]
+        for row, gpu in zip(rows, data["gpus"], strict=True):
+            memory = csv_memory(gpu["name"])
+            count, no_headroom = expected_estimates.fit_tab_training(memory, size, method)
+            assert (gpu["gpu_count"], (gpu.get("no_headroom") or {}).get("gpu_count")) == (count, no_headroom), (
+                gpu["name"], method)
+            if gpu["fits"]:
+                need = expected_estimates.training_memory_gb(size, method, gpu["gpu_count"])
+                assert need <= memory * share, (gpu["name"], method)
+                assert numbers_in(row.cells()[3].squashed_text, "en") == [count]
+            note = row.find("span", class_="no-headroom")
+            assert (note is not None) == (no_headroom is not None), (gpu["name"], method)
+            named += no_headroom is not None
+    assert named or size == "8"
 
 
 @pytest.mark.parametrize("path, query, field", [

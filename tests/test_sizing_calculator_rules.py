@@ -1,5 +1,7 @@
 """The sizing calculator's pure rules (catalog/sizing.py, estimator/fit.py): required memory, KV cache,
 the fewest GPUs among 1, 2, 4 and 8, and the order of the configurations. No database, no Django settings.
+The deck's rule (catalog/sizing.py) feeds the workload pages' columns; the fit tab counts training memory as the
+training tab does (estimator/training_memory.py) and serving memory as the inference tab does (estimator/memory.py).
 
 Expected values are computed here with Decimal arithmetic, independently of the Fractions of the module."""
 import ast
@@ -241,8 +243,12 @@ def test_no_preset_without_presets():
 
 
 def test_training_requirement_has_no_kv_cache():
+    # The training tab's memory model at its defaults: 7 × 16 bytes of model states, plus the activations.
     requirement = memory_requirement(Decimal(7), METHODS["full_adam"])
-    assert requirement.model_gb == requirement.total_gb == 112
+    assert requirement.model_gb == 112
+    assert abs(as_decimal(requirement.total_gb) - expected_estimates.training_memory_gb("7", "full_adam")) < Decimal(
+        "1e-12")
+    assert requirement.total_gb > 112
     assert requirement.kv_cache_gb == 0 and not requirement.is_inference
 
 
@@ -262,11 +268,11 @@ def fake_gpus():
 @pytest.mark.parametrize("size, method", [("7", "full_adam"), ("70", "weights_16bit"), ("405", "weights_4bit"),
                                           ("70", "qlora_4bit"), ("500", "full_adam"), ("1", "weights_8bit")])
 def test_configurations_equal_an_independent_computation(size, method):
-    """Training: the sizing rule (80 % of memory). Serving: the memory model (the engine's usable share, the weights
-    at their format's bits, the paged KV cache of one 8,192-token sequence of Llama 3.1 70B's shape)."""
+    """Training: the training tab's memory model at its defaults, with its headroom. Serving: the memory model (the
+    engine's usable share, the weights at their format's bits, the paged KV cache of one 8,192-token sequence of
+    Llama 3.1 70B's shape)."""
     # Cheapest first; on a tie fewer GPUs, then more memory, then the name. Then those that do not fit.
     serves = METHODS[method].serves
-    required = Decimal(size) * BYTES_PER_PARAMETER[method]
     weights = Decimal(size) * expected_estimates.serving_bits(SERVING_FORMATS[method]) / 8 if serves else None
     fitting, too_small = [], []
     for gpu in fake_gpus():
@@ -275,7 +281,7 @@ def test_configurations_equal_an_independent_computation(size, method):
             count = next((n for n in (1, 2, 4, 8) if expected_estimates.sequences_that_fit(
                 row, n, weights, 80, 8, 128, 2, 8192) >= 1), None)
         else:
-            count = expected_fewest(required, gpu.memory_gb)
+            count, _no_headroom = expected_estimates.fit_tab_training(gpu.memory_gb, size, method)
         if count:
             fitting.append((count * gpu.price_usd_per_hour, count, -gpu.memory_gb, gpu.name))
         else:
@@ -292,7 +298,7 @@ def test_gpus_that_need_more_than_eight_come_last_most_memory_first():
     got = configurations(fake_gpus(), memory_requirement(500, METHODS["full_adam"]))  # 8000 GB: nothing fits
     assert all(not c.fits for c in got)
     assert [c.gpu.memory_gb for c in got] == sorted((c.gpu.memory_gb for c in got), reverse=True)
-    assert got[0].usable_gb == 8 * Fraction(288) * Fraction(4, 5)
+    assert got[0].usable_gb == 8 * Fraction(288) * Fraction(19, 20)  # all but the training headroom of 5 %
 
 
 def test_gpus_without_a_live_price_come_after_the_priced_ones_that_fit():
@@ -309,7 +315,7 @@ def test_seven_billion_full_training_on_h100_sxm_costs_two_gpu_hours():
     got = {c.gpu.name: c for c in configurations(fake_gpus(), memory_requirement(7, METHODS["full_adam"]))}
     h100 = got["H100 SXM"]
     assert (h100.gpu_count, h100.hourly_cost, h100.fits_one_gpu) == (2, Decimal("5.76"), False)
-    assert got["H200"].fits_one_gpu  # 141 × 0.8 = 112.8 GB ≥ 112 GB
+    assert got["H200"].fits_one_gpu  # 141 × 0.95 = 133.95 GB ≥ 112 GB of model states + the activations
 
 
 @pytest.mark.parametrize("module", ["catalog/sizing", "estimator/fit", "estimator/formulas", "charts/bar_chart"])
