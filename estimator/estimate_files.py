@@ -17,12 +17,13 @@ from open_data.http import open_data_file
 from open_data.views import json_response
 
 from .fit import FIT_CHECKPOINTING, FIT_OPTIMIZER, configurations, serving_format
-from .forms import CalculatorForm, InferenceForm
+from .forms import CalculatorForm, InferenceForm, TrainingForm
 from .memory import tokens_held
 from .page_parts import calculator_parts
 from .published_runs import HELD_OUT
 from .serving_data import serving_data
 from .texts import published_checks
+from .training_json import estimate_document as training_document
 from .training_memory import memory_figures
 
 # Figures are exact; written with this many significant digits (the page shows three).
@@ -187,10 +188,13 @@ def training_sources():
 
 fit_json = estimate_file(CalculatorForm, "estimates-fit", fit_document)
 inference_json = estimate_file(InferenceForm, "estimates-inference", inference_document)
+training_json = estimate_file(TrainingForm, "estimates-training",
+                              lambda form, parts: training_document(form, parts.gpus))
 
 # Included at /data/ by the project's URLs, outside the language prefixes.
 app_name = "estimates"
 urlpatterns = [
     path("estimates/fit.json", fit_json, name="fit"),
     path("estimates/inference.json", inference_json, name="inference"),
+    path("estimates/training.json", training_json, name="training"),
 ]

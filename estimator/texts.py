@@ -196,12 +196,20 @@ def cheapest_configuration(estimate):
 
 
 def recommended_training(estimate):
+    """The cheapest configuration that finishes within the time budget; when none does, the fastest, saying so."""
     configuration = cheapest_configuration(estimate)
+    figures = None
     if configuration is None:
-        return None
+        configuration = next((c for c in estimate.fastest if c.cost is not None), None)
+        if configuration is None:
+            return None
+        figures = {"within": format_duration(estimate.within_hours)} if estimate.within_hours is not None else None
+    time_cost = {"time": format_duration(configuration.wall_clock_hours),
+                 "cost": format_usd_estimate(configuration.cost)}
+    detail = (_("the fastest, though none finishes within %(within)s: %(time)s, %(cost)s") % {**figures, **time_cost}
+              if figures else _("%(time)s, %(cost)s") % time_cost)
     return {"gpu": configuration.gpu, "count": configuration.gpu_count, "name": configuration_name(configuration),
-            "detail": _("%(time)s, %(cost)s") % {"time": format_duration(configuration.wall_clock_hours),
-                                                 "cost": format_usd_estimate(configuration.cost)}}
+            "detail": detail}
 
 
 def recommended_configuration(configurations):

@@ -1,27 +1,17 @@
 """``/data/estimates/training.json``: the training tab's answer as data, from the same computation as the page (the
 ``TrainingForm`` and ``training.training_estimate``): the inputs as understood, every GPU's configurations, and every
 figure applied with its source. The query string is the tab's (``?size=70&method=full_adam&tokens=15000``), read in
-the canonical number format (``nf`` as on the page); an invalid query is refused with a 400 that names each field.
+the canonical number format (``nf`` as on the page).
 
 Numbers are JSON numbers, exact when their decimal expansion ends, else to 12 significant digits. The document's
-shape is ``open_data/schemas/v1/estimate-training.schema.json``."""
-import json
+shape is ``open_data/schemas/v1/estimates-training.json``; ``estimate_files`` serves it, as the other tabs' files."""
 from decimal import Decimal, localcontext
-from pathlib import Path
-
-from django.http import HttpResponse
 
 from catalog import sizing
-from open_data.http import open_data_file
-from open_data.json_text import dumps
 
 from .efficiency import efficiency_model
-from .forms import TrainingForm
-from .page_parts import calculator_parts
 from .training_memory import memory_figures, training_bounds
 
-JSON_TYPE = "application/json"
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "open_data" / "schemas" / "v1" / "estimate-training.schema.json"
 SIGNIFICANT_DIGITS = 12
 
 
@@ -134,31 +124,3 @@ def estimate_document(form, gpus):
         "gpus": [row_data(row) for row in estimate.rows],
         "sources": sources(),
     }
-
-
-def refusal(form):
-    """400: each refused field with its messages, and the inputs as understood so far."""
-    understood = {name: str(value) if value is not None else None
-                  for name, value in getattr(form, "cleaned_data", {}).items() if name in form.fields}
-    return HttpResponse(json.dumps({
-        "error": "invalid", "fields": {name: [str(message) for message in messages]
-                                       for name, messages in form.errors.items()},
-        "understood": understood,
-    }, ensure_ascii=False, indent=2) + "\n", content_type=JSON_TYPE, status=400)
-
-
-def training_form(request):
-    parts = calculator_parts()
-    return parts, TrainingForm(request.GET, presets=parts.presets)
-
-
-def refuse_invalid(request):
-    _parts, form = training_form(request)
-    return None if form.is_valid() else refusal(form)
-
-
-@open_data_file(query=tuple(TrainingForm.base_fields), refuse=refuse_invalid)
-def training_json(request):
-    parts, form = training_form(request)
-    form.is_valid()
-    return HttpResponse(dumps(estimate_document(form, parts.gpus)) + "\n", content_type=JSON_TYPE)

@@ -17,7 +17,6 @@ urlpatterns = [
     path("sitemap.xml", sitemap_xml, name="sitemap"),
     path("robots.txt", robots_txt, name="robots_txt"),
     path("social/<str:token>.png", social_image, name="social_image"),
-    path("data/estimates/", include("estimator.feed_urls")),
     path("data/", include("open_data.feed_urls")),
     path("data/", include("estimator.estimate_files")),
     path(settings.ADMIN_URL, admin.site.urls),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 SCHEMA_MAJOR_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas" / f"v{SCHEMA_MAJOR_VERSION}"
-SCHEMA_NAMES = ("gpus", "prices", "estimates-fit", "estimates-inference")
+SCHEMA_NAMES = ("gpus", "prices", "estimates-fit", "estimates-inference", "estimates-training")
 
 
 @cache
