@@ -52,8 +52,8 @@ def test_a_preset_of_one_billion_parameters_takes_the_singular(language, size, e
 
 
 def test_the_calculators_memory_line_for_one_billion_parameters_takes_the_singular(client, launch_content):
-    response = client.get(url_in("de", "estimator:calculator", {"size": "1", "method": "full_adam"}))
+    response = client.get(url_in("de", "estimator:calculator", {"size": "1", "method": "weights_16bit"}))
     assert response.status_code == 200
     text = words(parse(response.content).text)
-    assert "1 Milliarde Parameter × 16 Byte" in text
+    assert "1 Milliarde Parameter × 2 Byte" in text
     assert "1 Milliarden" not in text

@@ -31,9 +31,20 @@ APPLICATIONS = [
 
 
 def before(executor):
-    leaves = [(app, name) for app, name in executor.loader.graph.leaf_nodes()
-              if app not in BEFORE and app != "providers"]
-    return [*leaves, *BEFORE.items()]
+    """Every other app at its latest migration that does not need the move (a later app's migration that depends on
+    the moved model, such as the alerts' link to a launch-list signup, is left out with what follows it)."""
+    graph = executor.loader.graph
+    moved = {node for node in graph.nodes
+             if node[0] == "providers" or (node[0] == "signups" and node[1] > BEFORE["signups"])}
+    targets = []
+    for app, name in graph.leaf_nodes():
+        if app in BEFORE or app == "providers":
+            continue
+        node = (app, name)
+        while node is not None and moved & set(graph.forwards_plan(node)):
+            node = next((parent for parent in graph.node_map[node].parents if parent[0] == app), None)
+        targets.append(node or (app, None))
+    return [*targets, *BEFORE.items()]
 
 
 def unapply_providers():
