@@ -2,6 +2,7 @@
 access log's redaction: the network, the domain), and a request with a bad Host header is one line, not a
 traceback; gunicorn serves the real requests."""
 import logging
+import socket
 import tempfile
 import urllib.error
 import urllib.request
@@ -66,3 +67,26 @@ def test_gunicorns_log_has_one_line_per_bad_host_and_no_full_address(live_launch
     assert len(bad_host_lines) == 3, output
     assert "Not Found: /es/no-such-page/…@gmail.com/203.0.113.0/…/" in output, output
     assert "ana.b+x@gmail.com" not in output and "203.0.113.45" not in output
+
+
+def send_raw(url, data, source="127.0.0.5"):
+    """``data`` as it is, from the loopback address ``source``; gunicorn's answer."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0)) as connection:
+        connection.sendall(data)
+        return connection.recv(1024)
+
+
+@pytest.mark.multiprocess
+def test_gunicorns_own_error_log_has_no_full_address(live_launch_content):
+    """What gunicorn logs itself, before Django sees the request ("Invalid request from ip=…"), passes the same
+    redaction as the site's log lines."""
+    collect_static()
+    with tempfile.TemporaryFile() as log:
+        with gunicorn_server(log=log) as url:
+            assert send_raw(url, b"NOT-HTTP ana.b+x@gmail.com 198.51.100.7\r\n\r\n").startswith(b"HTTP/1.1 400")
+        log.seek(0)
+        output = log.read().decode()
+    assert "Invalid request from ip=127.0.0.0/…" in output, output
+    assert "…@gmail.com" in output and "198.51.100.0/…" in output, output
+    assert "127.0.0.5" not in output and "ana.b+x@gmail.com" not in output and "198.51.100.7" not in output, output
