@@ -23,7 +23,7 @@ from .signup_helpers import provider_data, signup_data
 
 def assert_nothing_stored():
     assert not Signup.objects.exists() and not ProviderApplication.objects.exists()
-    assert not WaitlistRequest.objects.exists()
+    assert not WaitlistRequest.objects.exists() and not ApplicationRequest.objects.exists()
     assert not OutboxEmail.objects.exists() and not mail.outbox
 
 
