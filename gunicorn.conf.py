@@ -9,11 +9,22 @@ from gunicorn.glogging import Logger
 
 from core.access_log import redacted_atoms
 from core.buffering_worker import BufferingWorker
+from core.log_text import RedactingFilter
+
+# On gunicorn's error log itself: one instance, so that a configuration reload (``setup`` again) adds it once.
+ERROR_LOG_REDACTION = RedactingFilter()
 
 
 class RedactingLogger(Logger):
     """gunicorn's logger, whose access log never holds a full client address, a query string, a Referer,
-    or a confirmation link's token or unsubscribe link's key (``core/access_log.py``)."""
+    or a confirmation link's token or unsubscribe link's key (``core/access_log.py``), and whose error log
+    ("Invalid request from ip=…", "Error handling request …" with its traceback) holds no full IP or mail
+    address either: every record of it passes the site's log redaction (``core/log_text.py``)."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        # On the logger, not its handlers: whatever handlers the configuration gives it (a file, syslog).
+        self.error_log.addFilter(ERROR_LOG_REDACTION)
 
     def atoms(self, resp, req, environ, request_time):
         # Imported here: the workers have Django set up when they log, the master reading this file has not.

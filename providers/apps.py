@@ -13,13 +13,18 @@ class ProvidersConfig(AppConfig):
 
     def ready(self):
         from core.public_pages import register
-        from optin import consent_records, erasure
+        from optin import consent_records, erasure, origins, worker
         from signups.site_paths import register_form_page
 
-        from .models import ProviderApplication
+        from .applications import apply_requests
+        from .models import ApplicationRequest, ProviderApplication
         from .public_pages import provider_pages
 
         register(provider_pages)
         register_form_page("providers:application")
         consent_records.register_evidence_holder(ProviderApplication)
         erasure.register_address_holder(ProviderApplication, admin_history=True)
+        erasure.register_address_holder(ApplicationRequest, admin_history=False)
+        origins.register_request_model(ApplicationRequest)
+        # The mail worker applies the waiting applications (and queues their acknowledgements) before each pass.
+        worker.register_chore("Provider applications", apply_requests)

@@ -57,6 +57,34 @@ class ProviderApplication(ConsentEvidence):
 ProviderApplication._meta.get_field("email").register_lookup(Lower)
 
 
+class ApplicationRequest(ConsentEvidence):
+    """A submitted application form, stored as it came: the mail worker (``manage.py send_outbox``) applies it
+    (``applications.apply_requests``: the repeat check, the application with its GPU rows and consent record, the
+    acknowledgement within the address's mail budget) and deletes it. The request does this one insert whatever
+    the address holds, so neither its answer nor its timing tells whether an address has applied (as
+    ``signups.WaitlistRequest``)."""
+
+    # The form's idempotency key (not unique here: the worker drops a repeat, ``applications.is_repeat``).
+    submission = models.UUIDField(editable=False)
+    company = models.CharField(_("company"), max_length=200)
+    contact_name = models.CharField(_("contact name"), max_length=200)
+    email = models.EmailField(_("email"), max_length=254)
+    country = models.CharField(_("country"), max_length=2)
+    message = models.TextField(_("message"), max_length=5000, blank=True)
+    # The GPU rows as the form cleaned them: [{"gpu": catalogue GPU's pk or null, "name", "count", "location"}].
+    offered = models.JSONField(_("offered GPUs"), default=list)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    received_at = models.DateTimeField(_("received"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("waiting provider application")
+        verbose_name_plural = _("waiting provider applications")
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.company} ({self.contact_name})"
+
+
 class OfferedGPU(models.Model):
     """GPUs of one model an application offers, and where they are: a catalogue GPU, or another one by name."""
 

@@ -108,8 +108,10 @@ class ProviderApplicationView(PublicFormView):
         return {**super().get_context_data(**kwargs), "provider_page_path": reverse("providers:page")}
 
     def save(self, form, consent):
-        applications.apply(**form.answers(), offered=form.offered, submission=form.cleaned_data["submission"],
-                           language=get_language(), consent=consent)
+        """The request is stored for the mail worker (one insert whatever the address holds: ``applications``)."""
+        applications.request_application(**form.answers(), offered=form.offered,
+                                         submission=form.cleaned_data["submission"], language=get_language(),
+                                         consent=consent)
 
 
 application = ProviderApplicationView.as_view()

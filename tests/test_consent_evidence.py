@@ -193,6 +193,7 @@ def test_erasure_deletes_the_rows_and_keeps_the_evidence_as_erased(client, launc
     ask(client, "de", email=ADDRESS.upper())
     run_mail_worker()
     client.post(url_in("de", "providers:application"), provider_data(email=ADDRESS))
+    run_mail_worker()
     assert ConsentRecord.objects.count() == 3
     erase_person("ana.lima@example.com", now=WITHDRAWN)
     assert not Signup.objects.exists() and not PriceAlert.objects.exists()
@@ -206,6 +207,7 @@ def test_erasure_deletes_the_rows_and_keeps_the_evidence_as_erased(client, launc
 
 def test_a_provider_application_records_its_request(client, launch_content):
     client.post(url_in("es", "providers:application"), provider_data())
+    run_mail_worker()
     application = ProviderApplication.objects.get()
     record = application.consent_record
     assert (record.purpose, record.consent_text_version, record.consent_language) == (

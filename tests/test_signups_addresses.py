@@ -50,6 +50,7 @@ def test_erasing_one_spelling_erases_the_mailbox(client, launch_content):
 
 def test_the_provider_form_stores_the_normalized_address(client, launch_content):
     client.post(url_in("pt", "providers:application"), provider_data(email="Marta@CÓMPUTO.example"))
+    run_mail_worker()
     assert ProviderApplication.objects.get().email == "Marta@xn--cmputo-bxa.example"
 
 

@@ -12,7 +12,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from optin.models import OutboxEmail
-from providers.models import ProviderApplication
+from providers.models import ApplicationRequest, ProviderApplication
 from signups.models import Signup, WaitlistRequest
 
 from .html import Page, assert_page_heading
@@ -23,7 +23,7 @@ from .signup_helpers import provider_data, signup_data
 
 def assert_nothing_stored():
     assert not Signup.objects.exists() and not ProviderApplication.objects.exists()
-    assert not WaitlistRequest.objects.exists()
+    assert not WaitlistRequest.objects.exists() and not ApplicationRequest.objects.exists()
     assert not OutboxEmail.objects.exists() and not mail.outbox
 
 
@@ -128,7 +128,7 @@ def test_the_provider_form_is_rate_limited_too(client, launch_content, settings)
     settings.SIGNUP_RATE_LIMIT = 1
     assert client.post(url_in("en", "providers:application"), provider_data()).status_code == 303
     assert client.post(url_in("en", "providers:application"), provider_data()).status_code == 429
-    assert ProviderApplication.objects.count() == 1
+    assert ApplicationRequest.objects.count() == 1
 
 
 FIELD_NAMES = [

@@ -8,13 +8,13 @@ from django.core import mail
 from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.utils import CursorWrapper
 
-from optin.models import OutboxEmail
-from providers.models import ProviderApplication
+from optin.models import OutboxEmail, RequestOrigin
+from providers.models import ApplicationRequest, ProviderApplication
 from signups.models import Signup
 
 from .html import assert_page_heading
 from .localized_urls import url_in
-from .signup_helpers import provider_data, signup_data
+from .signup_helpers import provider_data, run_mail_worker, signup_data
 
 
 @contextmanager
@@ -53,15 +53,30 @@ def test_pages_with_the_database_down_get_the_503_page(client, launch_content, v
 
 
 def test_a_failed_commit_gets_a_503_and_leaves_neither_row_nor_mail(client, live_launch_content):
-    """The provider form writes the application and its mail in one transaction. (A signup request is one
-    insert, committed as it runs: the database going away then fails the insert, as above.)"""
+    """The provider form writes its request and the request's origin in one transaction. (A signup request is
+    one insert, committed as it runs: the database going away then fails the insert, as above.)"""
     connection = connections["default"]
     failing_commit = OperationalError("server closed the connection")
     with mock.patch.object(connection, "commit", side_effect=failing_commit):
         response = client.post(url_in("es", "providers:application"), provider_data())
     assert_unavailable_page(response, "es")
+    assert not ApplicationRequest.objects.exists() and not RequestOrigin.objects.exists()
+    run_mail_worker()
     assert not ProviderApplication.objects.exists() and not OutboxEmail.objects.exists()
     assert mail.outbox == []
+
+
+def test_a_worker_whose_commit_fails_keeps_the_provider_request_for_its_next_pass(client, live_launch_content):
+    from providers.applications import apply_requests
+
+    client.post(url_in("es", "providers:application"), provider_data())
+    connection = connections["default"]
+    failing_commit = OperationalError("server closed the connection")
+    with mock.patch.object(connection, "commit", side_effect=failing_commit), pytest.raises(OperationalError):
+        apply_requests()
+    assert ApplicationRequest.objects.count() == 1 and not ProviderApplication.objects.exists()
+    assert apply_requests() == 1 and ProviderApplication.objects.count() == 1 and OutboxEmail.objects.count() == 1
+    assert not ApplicationRequest.objects.exists() and not RequestOrigin.objects.exists()
 
 
 def test_a_worker_whose_commit_fails_keeps_the_signup_request_for_its_next_pass(transactional_db):

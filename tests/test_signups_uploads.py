@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from optin.models import OutboxEmail
-from providers.models import ProviderApplication
+from providers.models import ApplicationRequest, ProviderApplication
 from signups.models import Signup, WaitlistRequest
 
 from .html import assert_page_heading
@@ -27,6 +27,7 @@ TWENTY_MEGABYTES = 20 * 1024 * 1024
 def assert_nothing_stored():
     assert not WaitlistRequest.objects.exists() and not Signup.objects.exists()
     assert not ProviderApplication.objects.exists() and not OutboxEmail.objects.exists()
+    assert not ApplicationRequest.objects.exists()
 
 
 @pytest.mark.parametrize("view_name, data", [
