@@ -245,8 +245,13 @@ def check_active(form, data):
     active, size = data.get("active"), data.get("size")
     if active is not None and size is not None and "active" not in form.errors and active > size:
         form.add_error("active", ValidationError(
-            _("The active parameters (%(active)s billion) cannot exceed the model size (%(size)s billion).") % {
-                "active": format_number(active), "size": format_number(size)}, code="above_size"))
+            _("The active parameters (%(active)s) cannot exceed the model size (%(size)s).") % {
+                "active": billions(active), "size": billions(size)}, code="above_size"))
+
+
+def billions(value):
+    """ "8 billion" as typed (not rounded), with the language's plural ("1 Milliarde", "2 Milliarden")."""
+    return ngettext("%(count)s billion", "%(count)s billion", plural_count(value)) % {"count": format_number(value)}
 
 
 def check_decimal(form, name, low, high, *, low_included, message, write=format_number):

@@ -57,3 +57,11 @@ def test_the_calculators_memory_line_for_one_billion_parameters_takes_the_singul
     text = words(parse(response.content).text)
     assert "1 Milliarde Parameter × 2 Byte" in text
     assert "1 Milliarden" not in text
+
+
+def test_the_active_parameters_message_for_one_billion_takes_the_singular(client, launch_content):
+    """The refusal repeats both figures as typed, each with its language's number word."""
+    response = client.get(url_in("de", "estimator:calculator", {"answer": "inference", "size": "1", "active": "2"}))
+    text = words(parse(response.content).text)
+    assert "Die aktiven Parameter (2 Milliarden) dürfen die Modellgröße (1 Milliarde) nicht übersteigen." in text
+    assert "1 Milliarden" not in text
