@@ -6,12 +6,11 @@ CORS (``open_data.http``). An invalid query is answered 400 with each field's me
 
 A tab adds its file with ``estimate_file(form_class, schema_name, write)``: ``write(form, parts)`` returns the
 document's body for a valid form."""
-from decimal import Context, Decimal
 from fractions import Fraction
 
 from django.urls import path
 
-from core.exact_numbers import exact
+from core.exact_numbers import significant_decimal
 from open_data import document
 from open_data.http import open_data_file
 from open_data.views import json_response
@@ -31,13 +30,8 @@ DIGITS = 12
 
 
 def number(value):
-    """An exact figure to ``DIGITS`` significant digits, or None."""
-    if value is None:
-        return None
-    value = exact(value)
-    if value == 0:
-        return value
-    return Context(prec=DIGITS).divide(Decimal(value.numerator), Decimal(value.denominator)).normalize() + 0
+    """An exact figure to ``DIGITS`` significant digits, or None: every estimate file's numbers."""
+    return significant_decimal(value, DIGITS)
 
 
 def refusal(form_class):

@@ -5,9 +5,8 @@ the canonical number format (``nf`` as on the page).
 
 Numbers are JSON numbers, exact when their decimal expansion ends, else to 12 significant digits. The document's
 shape is ``open_data/schemas/v1/estimates-training.json``; ``estimate_files`` serves it, as the other tabs' files."""
-from decimal import Decimal, localcontext
 
-from catalog import sizing
+from core.exact_numbers import significant_decimal
 
 from .efficiency import efficiency_model
 from .training_memory import memory_figures, training_bounds
@@ -16,13 +15,7 @@ SIGNIFICANT_DIGITS = 12
 
 
 def number(value):
-    """A Fraction, Decimal or int as a Decimal: exact when it ends, else to 12 significant digits; None stays."""
-    if value is None:
-        return None
-    value = sizing.exact(value)
-    with localcontext() as context:
-        context.prec = SIGNIFICANT_DIGITS
-        return +(Decimal(value.numerator) / Decimal(value.denominator))
+    return significant_decimal(value, SIGNIFICANT_DIGITS)
 
 
 def figure_data(what, figure):

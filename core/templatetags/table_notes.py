@@ -1,6 +1,6 @@
 """A note that applies to several rows of a table is written once, under it, and each of those rows carries its
 number (``{% table_notes rows "warning" "late" as notes %}``, then ``{% row_notes notes row "warning" "late" as
-numbers %}`` or ``{{ notes|note_number:row.warning }}``): a phone shows the sentence once, whole, instead of a
+numbers %}``): a phone shows the sentence once, whole, instead of a
 clipped copy under every row."""
 from django import template
 
@@ -28,9 +28,3 @@ def row_notes(notes, row, *attributes):
     """The numbers of the notes the row's ``attributes`` name, in ``notes``' order."""
     texts = set(row_texts(row, attributes))
     return [note["number"] for note in notes if note["text"] in texts]
-
-
-@register.filter
-def note_number(notes, text):
-    """The number of the note ``text`` in ``notes``, or "" for none."""
-    return next((note["number"] for note in notes if text and note["text"] == text), "")
