@@ -7,9 +7,9 @@ import sys
 
 from gunicorn.glogging import Logger
 
-from core.access_log import redacted_atoms
-from core.buffering_worker import BufferingWorker
-from core.log_text import RedactingFilter
+from serving.access_log import redacted_atoms
+from serving.buffering_worker import BufferingWorker
+from serving.log_text import RedactingFilter
 
 # On gunicorn's error log itself: one instance, so that a configuration reload (``setup`` again) adds it once.
 ERROR_LOG_REDACTION = RedactingFilter()
@@ -17,9 +17,9 @@ ERROR_LOG_REDACTION = RedactingFilter()
 
 class RedactingLogger(Logger):
     """gunicorn's logger, whose access log never holds a full client address, a query string, a Referer,
-    or a confirmation link's token or unsubscribe link's key (``core/access_log.py``), and whose error log
+    or a confirmation link's token or unsubscribe link's key (``serving/access_log.py``), and whose error log
     ("Invalid request from ip=…", "Error handling request …" with its traceback) holds no full IP or mail
-    address either: every record of it passes the site's log redaction (``core/log_text.py``)."""
+    address either: every record of it passes the site's log redaction (``serving/log_text.py``)."""
 
     def setup(self, cfg):
         super().setup(cfg)
@@ -53,7 +53,7 @@ def post_worker_init(worker):
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
-# Threads, each given a request only once the main loop has read it whole (core/buffering_worker.py): a slow
+# Threads, each given a request only once the main loop has read it whole (serving/buffering_worker.py): a slow
 # client holds no thread (sync workers served one connection at a time: four slow clients stopped the site; a
 # threaded worker that read requests in its threads, twenty).
 worker_class = BufferingWorker

@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from core.admin_preview import preview_links
+from staff.admin_preview import preview_links
 
 from .admin_forms import GPUAdminForm
 from .models import GPU, ModelPreset

@@ -9,10 +9,6 @@ class CoreConfig(AppConfig):
     name = "core"
 
     def ready(self):
-        from django.db.models.signals import post_migrate
-
         from .content_version import connect_content_signals
-        from .editor_role import ensure_editor_group_after_the_last_app
 
         connect_content_signals()
-        post_migrate.connect(ensure_editor_group_after_the_last_app, dispatch_uid="ensure-editor-group")

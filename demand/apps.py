@@ -10,7 +10,7 @@ class DemandConfig(AppConfig):
     name = "demand"
 
     def ready(self):
-        from core.admin_site import AdminPage, register_admin_page
+        from staff.admin_site import AdminPage, register_admin_page
 
         from .admin import PAGE_NAME, PAGE_URL_NAME, may_view_demand
 

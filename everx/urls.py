@@ -3,9 +3,9 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from core.health import healthz
 from core.social_image import social_image
 from core.views import robots_txt
+from serving.health import healthz
 from storefront.sitemaps import sitemap_xml
 from storefront.views import home
 from workloads import views as workload_views

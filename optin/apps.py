@@ -13,7 +13,7 @@ class OptinConfig(AppConfig):
     verbose_name = _("Mail and erasure")
 
     def ready(self):
-        from core.health import register_check
+        from serving.health import register_check
 
         from .outbox_health import mail_queue_ok
 

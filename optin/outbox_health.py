@@ -1,4 +1,4 @@
-"""The mail queue's health, for /healthz (core.health): stalled while the oldest mail waiting to be sent
+"""The mail queue's health, for /healthz (serving.health): stalled while the oldest mail waiting to be sent
 (unsent, not given up) is older than MAIL_QUEUE_STALL_SECONDS: the mail worker is not running, or every
 attempt fails. Mails given up on (OUTBOX_MAX_ATTEMPTS) are not waiting: the admin's outbox lists them."""
 from datetime import timedelta

@@ -1,5 +1,5 @@
 """What any log line may say (issue 48): no full IP address (its network instead, as the access log writes it:
-``core.access_log.shortened_address``) and no mail address (its domain only), and one line for a request with
+``serving.access_log.shortened_address``) and no mail address (its domain only), and one line for a request with
 a bad Host header instead of a traceback. ``RedactingFilter`` does it to every record the site's log handler
 writes (the LOGGING setting): Django's request and security logs, the mail worker's, the apps' own."""
 import ipaddress

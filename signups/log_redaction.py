@@ -3,7 +3,7 @@ unsubscribe link its key (a price alert's links too, registered by ``alerts``), 
 whoever reads it confirm or unsubscribe someone.
 gunicorn's access log (``gunicorn.conf.py``) and Django's request log (``SecretPathFilter``, in the
 LOGGING setting: "Not Found: /es/registro/confirmar/<token>/") write ``…`` in their place
-(``core/access_log.py``)."""
+(``serving/access_log.py``)."""
 import functools
 import logging
 import uuid
@@ -11,8 +11,8 @@ import uuid
 from django.urls import reverse
 from django.utils import translation
 
-from core.access_log import redacted_path
 from core.pages import language_codes
+from serving.access_log import redacted_path
 
 # The views whose last path segment is a secret, with a sample value to reverse them with: the signups' own,
 # and those the apps above register (``register_secret_path_view``: the price alerts' links).

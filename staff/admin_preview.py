@@ -2,7 +2,7 @@
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
-from .pages import language_name
+from core.pages import language_name
 
 
 def preview_links(obj):

@@ -1,5 +1,5 @@
 """The editors' admin: Django's admin with pages of the apps' own listed beside their models. Its login
-asks for a second factor (``core.staff_login``) and is guarded by django-axes (``core.login_lockout``)."""
+asks for a second factor (``staff.staff_login``) and is guarded by django-axes (``staff.login_lockout``)."""
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -27,7 +27,7 @@ _admin_pages = []
 
 
 def register_admin_page(page):
-    """Called from an app's ``AppConfig.ready()``: core names no app above it."""
+    """Called from an app's ``AppConfig.ready()``: staff names no app above it."""
     if page not in _admin_pages:
         _admin_pages.append(page)
 
@@ -117,4 +117,4 @@ class EverXAdminSite(admin.AdminSite):
 
 
 class EverXAdminConfig(AdminConfig):
-    default_site = "core.admin_site.EverXAdminSite"
+    default_site = "staff.admin_site.EverXAdminSite"

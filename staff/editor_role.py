@@ -3,7 +3,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 
-from .content_models import content_models
+from core.content_models import content_models
 
 EDITORS_GROUP = "Editors"
 

@@ -13,7 +13,7 @@ the last attempt, and failures further apart than that are not added up:
 There is no limit per username from every address: any such limit is one a stranger can reach, from enough
 addresses, to lock an editor out for everyone (issue 48: 100 failures from 25 addresses closed the admin). Guessing
 spread over many addresses meets the second factor instead: a password alone never logs staff in
-(``core.staff_login``), and a wrong code counts as a failed login here.
+(``staff.staff_login``), and a wrong code counts as a failed login here.
 axes compares every parameter with one limit (AXES_FAILURE_LIMIT); a limit per parameter is a handler of
 our own, as its maintainers advise (jazzband/django-axes#661). An IPv6 address counts as its /64 network,
 which one host usually holds whole, and a username whatever its case. A successful login clears only the
@@ -27,7 +27,7 @@ from django.db.models import Sum
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from .client_ip import client_network
+from core.client_ip import client_network
 
 # The setting that holds the limit of each of AXES_LOCKOUT_PARAMETERS.
 LIMIT_SETTINGS = {

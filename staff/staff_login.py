@@ -4,7 +4,7 @@ did not pass the code as no staff session (``EverXAdminSite.has_permission``), a
 device cannot log in until an operator sets one up (``manage.py staff_totp USERNAME``, docs/operations.md).
 
 A wrong or missing code after the right password counts as a failed login for django-axes (per username from
-that address, and per address: ``core.login_lockout``), as a wrong password does; django-otp also slows down a
+that address, and per address: ``staff.login_lockout``), as a wrong password does; django-otp also slows down a
 device after each wrong code. Neither can be reached without the account's password."""
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm

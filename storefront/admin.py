@@ -2,9 +2,9 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from core.admin_blocks import block_inline
-from core.admin_preview import preview_links
 from core.formatting import format_usd
+from staff.admin_blocks import block_inline
+from staff.admin_preview import preview_links
 
 from .models import FeaturedGPU, LandingFact, LandingFAQ, LandingPage, ProviderStep, RenterStep
 

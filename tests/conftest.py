@@ -111,7 +111,7 @@ def recorded_templates():
 @pytest.fixture(scope="session", autouse=True)
 def force_login_passes_the_second_factor():
     """``client.force_login(staff)`` logs in as the admin's login page does, second factor included
-    (core/staff_login.py): what a test of an admin page needs, as force_login skips the password. A test of the
+    (staff/staff_login.py): what a test of an admin page needs, as force_login skips the password. A test of the
     second factor itself logs in through the login page (tests/editors.py: ``login_data``)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Client, "force_login", editors.force_login_with_second_factor)

@@ -10,7 +10,7 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from catalog.models import GPU
-from core.editor_role import ensure_editor_group
+from staff.editor_role import ensure_editor_group
 
 PASSWORD = "a-long-editor-password"
 _force_login = Client.force_login

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from core.access_log import redacted_atoms, redacted_path, shortened_address
 from optin.tokens import new_token
+from serving.access_log import redacted_atoms, redacted_path, shortened_address
 from signups.log_redaction import secret_path_prefixes
 
 from .localized_urls import url_in

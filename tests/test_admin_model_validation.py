@@ -24,7 +24,7 @@ from django.utils.text import capfirst
 from catalog.models import GPU, ModelPreset
 from catalog.specs import SPECS
 from company.models import LegalPage
-from core.admin_site import ModelErrorsOnFormFields, with_model_errors_on_form_fields
+from staff.admin_site import ModelErrorsOnFormFields, with_model_errors_on_form_fields
 from workloads.models import Workload, WorkloadColumn
 
 from .editors import create_editor

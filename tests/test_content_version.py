@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from company.models import LegalPage
 from core.content_version import CONTENT_VERSION_KEY, content_version
-from core.editor_role import EDITORS_GROUP
+from staff.editor_role import EDITORS_GROUP
 
 # Computed apart from the apps' declarations (core.content_models): a content model left undeclared fails.
 CONTENT_MODELS = [

@@ -1,4 +1,4 @@
-"""The editor role and the admin's login lockout (django-axes, core/login_lockout.py)."""
+"""The editor role and the admin's login lockout (django-axes, staff/login_lockout.py)."""
 from datetime import timedelta
 
 import pytest
@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.models import GPU
-from core.editor_role import EDITORS_GROUP
+from staff.editor_role import EDITORS_GROUP
 
 from .editors import PASSWORD, authenticator_code, create_editor, login_data
 

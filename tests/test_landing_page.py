@@ -17,8 +17,8 @@ from django.utils import translation
 from catalog.models import GPU
 from core.content_files import read_toml
 from core.content_version import content_version
-from core.editor_role import EDITORS_GROUP
 from core.formatting import format_price_per_hour
+from staff.editor_role import EDITORS_GROUP
 from storefront.loading import CONTENT_DIR, FILE_NAME
 from storefront.models import FeaturedGPU, LandingFact, LandingFAQ, LandingPage, ProviderStep, RenterStep
 from storefront.translation import LANDING_TEXT_FIELDS

@@ -11,8 +11,8 @@ import urllib.request
 
 import pytest
 
-from core.log_text import RedactingFilter, redacted_text
 from providers.models import ApplicationRequest
+from serving.log_text import RedactingFilter, redacted_text
 
 from .localized_urls import url_in
 from .servers import collect_static, gunicorn_server, mail_worker_process

@@ -547,8 +547,8 @@ def test_the_privacy_policy_tells_about_price_alerts(client, launch_content, lan
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_secrets_of_the_alert_links_stay_out_of_the_logs(language):
-    from core.access_log import redacted_path
     from optin.tokens import new_token
+    from serving.access_log import redacted_path
     from signups.log_redaction import secret_path_prefixes
 
     token, key = new_token(), SAMPLE_UUID

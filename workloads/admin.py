@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin, TranslationTabularInline
 
-from core.admin_blocks import block_inline
-from core.admin_preview import preview_links
+from staff.admin_blocks import block_inline
+from staff.admin_preview import preview_links
 
 from .models import CallToAction, Workload, WorkloadColumn, WorkloadFAQ, WorkloadGPU, WorkloadSection
 

@@ -44,7 +44,7 @@ SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 INSTALLED_APPS = [
     # modeltranslation patches the admin, so it comes before the admin (ours: pages of the apps' own).
     "modeltranslation",
-    "core.admin_site.EverXAdminConfig",
+    "staff.admin_site.EverXAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -54,10 +54,14 @@ INSTALLED_APPS = [
     "csp",
     "corsheaders",
     "axes",
-    # The staff's second factor: a TOTP device per account (core/staff_login.py).
+    # The staff's second factor: a TOTP device per account (staff/staff_login.py).
     "django_otp",
     "django_otp.plugins.otp_totp",
     "core",
+    # The app server's parts (gunicorn's worker, log redaction, /healthz) and the staff's side (the admin
+    # site, its login and lockout, the Editors role): just above core, below every app that registers an admin.
+    "serving",
+    "staff",
     "company",
     # The one double opt-in (outbox, mail budget, erasure) every form that mails builds on.
     "optin",
@@ -100,7 +104,7 @@ MIDDLEWARE = [
     # request.user.is_verified(): whether this session's login passed the second factor.
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # Turns a login that django-axes refused into the lockout page (core/login_lockout.py).
+    # Turns a login that django-axes refused into the lockout page (staff/login_lockout.py).
     "axes.middleware.AxesMiddleware",
     # Last, so it sees a view's database errors first: a 503 page instead of a 500.
     "core.middleware.DatabaseUnavailableMiddleware",
@@ -181,11 +185,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 ADMIN_URL = env("ADMIN_URL", "admin/").strip("/") + "/"
-# Admin login lockout (core/login_lockout.py): django-axes counts failed logins in the database, which
+# Admin login lockout (staff/login_lockout.py): django-axes counts failed logins in the database, which
 # every worker and server shares, per username from one address and per address, each against its own limit.
 # No limit per username from every address: one a stranger could reach would lock the account out for everyone
-# (issue 48); guessing spread over many addresses meets the second factor instead (core/staff_login.py).
-AXES_HANDLER = "core.login_lockout.PerParameterLimitsHandler"
+# (issue 48); guessing spread over many addresses meets the second factor instead (staff/staff_login.py).
+AXES_HANDLER = "staff.login_lockout.PerParameterLimitsHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 LOGIN_MAX_FAILURES_PER_USER = int(env("LOGIN_MAX_FAILURES_PER_USER", 5))
 LOGIN_MAX_FAILURES_PER_ADDRESS = int(env("LOGIN_MAX_FAILURES_PER_ADDRESS", 20))
@@ -194,9 +198,9 @@ AXES_FAILURE_LIMIT = 1
 # A lockout ends this long after the last attempt; failures further apart are not added up.
 AXES_COOLOFF_TIME = timedelta(seconds=int(env("LOGIN_LOCKOUT_SECONDS", 15 * 60)))
 AXES_RESET_ON_SUCCESS = True
-AXES_USERNAME_CALLABLE = "core.login_lockout.username"
-AXES_CLIENT_IP_CALLABLE = "core.login_lockout.address_group"
-AXES_LOCKOUT_CALLABLE = "core.login_lockout.lockout_response"
+AXES_USERNAME_CALLABLE = "staff.login_lockout.username"
+AXES_CLIENT_IP_CALLABLE = "staff.login_lockout.address_group"
+AXES_LOCKOUT_CALLABLE = "staff.login_lockout.lockout_response"
 # No record of successful logins (axes.AccessLog): no more is kept about editors than before.
 AXES_DISABLE_ACCESS_LOG = True
 # No banner in the log of every process and command at start.
@@ -301,8 +305,8 @@ LOGGING = {
     # Django logs the path of a failed request ("Not Found: /es/registro/confirmar/<token>/"): the token or
     # unsubscribe key in it is replaced before any handler sees it (signups/log_redaction.py).
     "filters": {"secret_paths": {"()": "signups.log_redaction.SecretPathFilter"},
-                # No full IP or mail address in any line, and a bad Host header in one line (core/log_text.py).
-                "redacted": {"()": "core.log_text.RedactingFilter"}},
+                # No full IP or mail address in any line, and a bad Host header in one line (serving/log_text.py).
+                "redacted": {"()": "serving.log_text.RedactingFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redacted"]}},
     # django-axes says at INFO what every login did; its warnings (failures, lockouts) are enough.
     "loggers": {"django.request": {"filters": ["secret_paths"]}, "axes": {"level": "WARNING"}},

@@ -6,10 +6,10 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections
 
-from core.log_text import redacted_text
 from optin.outbox import send_due
 from optin.retention import purge_unconfirmed
 from optin.worker import chores
+from serving.log_text import redacted_text
 
 logger = logging.getLogger("optin.worker")
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from core.editor_role import ensure_editor_group
+from staff.editor_role import ensure_editor_group
 
 
 class Command(BaseCommand):

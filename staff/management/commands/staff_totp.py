@@ -1,4 +1,4 @@
-"""Sets up a staff account's second factor (core/staff_login.py): a new TOTP device, replacing any the account
+"""Sets up a staff account's second factor (staff/staff_login.py): a new TOTP device, replacing any the account
 had, and prints the key and the otpauth:// URL to enter in an authenticator app (docs/operations.md).
 
     manage.py staff_totp USERNAME"""
