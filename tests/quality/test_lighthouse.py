@@ -51,8 +51,8 @@ def test_lighthouse_finds_nothing_that_host_load_does_not_explain(production_ser
 
     reports = judged(urls, tmp_path)
     findings = {name: steady_findings(name, report, production_server) for name, report in reports.items()}
-    # A back/forward-cache failure alone (the price alert form's "CacheControlNoStoreCookieModified", in one of
-    # five full runs on 2026-12-03 and once before) must come again in a second run of the page to count.
+    # A back/forward-cache failure alone (seen now and then on the price alert form on a busy host:
+    # "CacheControlNoStoreCookieModified", docs/benchmarks.md) must come again in a second run of the page to count.
     again = {name: urls[name] for name, found in findings.items() if back_forward_cache_only(name, found)}
     if again:
         print("Lighthouse again, after a back/forward-cache failure alone:", findings)
