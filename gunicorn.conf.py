@@ -36,8 +36,8 @@ class RedactingLogger(Logger):
 def post_worker_init(worker):
     """Before a new worker takes a request, what Django otherwise does during the first requests that need it,
     each of them waiting (on a threaded worker, several threads doing it at once): read each language's
-    translations, compile the URL patterns in each language and the email validator's regexes, work each thread
-    that meets it at the same time would pay again. None of it touches the database."""
+    translations, compile the URL patterns in each language and the email validator's regexes (their processor
+    time: docs/benchmarks.md). None of it touches the database."""
     from django.conf import settings
     from django.core.validators import validate_email
     from django.urls import Resolver404, resolve, reverse

@@ -1,8 +1,7 @@
 """The admin cannot be closed by one attacker (issue 48): after 100 failed logins for the superuser from 25
 addresses, only the guessing addresses are refused, not the account for everyone, and the superuser logs in from
-their own with the second factor. Real gunicorn with the
-production settings (PBKDF2, sessions, django-axes in the database); the clients connect from other loopback
-addresses."""
+their own with the second factor. Real gunicorn with the production settings (PBKDF2, sessions, django-axes in the
+database); the clients connect from other loopback addresses."""
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
