@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-# Python keeps compiled modules, and pytest the test modules it rewrote for its assertion messages (about
-# 7 s of every test run's start, in each worker), also where the environment asks it not to.
+# Python keeps compiled modules, and pytest the test modules it rewrote for its assertion messages (most of a
+# test run's start in each worker otherwise), also where the environment asks it not to.
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood bench-known-vs-new bench-slow-clients bench-social-images install install-test messages db-ready lock

@@ -36,9 +36,8 @@ class RedactingLogger(Logger):
 def post_worker_init(worker):
     """Before a new worker takes a request, what Django otherwise does during the first requests that need it,
     each of them waiting (on a threaded worker, several threads doing it at once): read each language's
-    translations, compile the URL patterns in each language and the email validator's regexes. None of it
-    touches the database. Measured in CPU time: the first language 160 ms (it imports every view), each
-    other about 17 ms, the email regexes 38 ms, paid again by each thread that meets them at the same time."""
+    translations, compile the URL patterns in each language and the email validator's regexes (their processor
+    time: docs/benchmarks.md). None of it touches the database."""
     from django.conf import settings
     from django.core.validators import validate_email
     from django.urls import Resolver404, resolve, reverse
@@ -54,13 +53,12 @@ def post_worker_init(worker):
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 # Threads, each given a request only once the main loop has read it whole (serving/buffering_worker.py): a slow
-# client holds no thread (sync workers served one connection at a time: four slow clients stopped the site; a
-# threaded worker that read requests in its threads, twenty).
+# client holds no thread (docs/decisions/0019).
 worker_class = BufferingWorker
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 # Each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads connections over them: on
-# a shared socket one threaded worker, always ready to accept, took every kept-alive connection.
+# a shared socket one threaded worker, always ready to accept, would take every kept-alive connection.
 reuse_port = True
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # empty: no access log
@@ -79,8 +77,8 @@ control_socket_disable = True
 def worker_exit(server, worker):
     """A worker that stops normally (a graceful stop has waited for its requests, up to graceful_timeout) ends its
     process at once, after flushing its log: Python's own teardown of a process holding Django and the site's content
-    spent about 0.5 s of processor time per worker and delayed every stop by as much. Any other exit (the app failed
-    to load, a boot error) keeps its status, which tells the master to stop rather than start the worker again."""
+    costs processor time and delays every stop (docs/benchmarks.md). Any other exit (the app failed to load, a boot
+    error) keeps its status, which tells the master to stop rather than start the worker again."""
     leaving = sys.exc_info()[1]  # called while the worker's SystemExit passes through gunicorn's `finally`
     if isinstance(leaving, SystemExit) and leaving.code in (0, None):
         logging.shutdown()

@@ -1,9 +1,6 @@
 """Geometry of the comparison's horizontal bar charts, in SVG user units: one row per GPU, its name on a
 line of its own, then a bar whose length is proportional to the value and the value's text after it.
-Stacking the name above the bar keeps the chart narrow enough to stay legible on a phone.
-
-Pure Python (no Django): the template only writes these numbers into SVG presentation attributes.
-Every coordinate is a whole number, so templates print it the same in every language."""
+Stacking the name above the bar keeps the chart narrow enough to stay legible on a phone."""
 from dataclasses import dataclass
 
 from core.exact_numbers import exact

@@ -1,11 +1,8 @@
 """Geometry of the estimator's chart: cost (vertical) against time (horizontal), both on logarithmic axes
 (a training run takes hours on a cluster and years on one GPU), one mark per configuration, and direct labels
 for the marks the caller names (the cheapest and the fastest), placed beside their marks over no other mark or
-label, or moved away with a leader line where the marks crowd (``labels.py``).
-
-Pure Python (no Django): the caller formats the tick labels in its language. Values are exact (a float is
-refused); positions are whole SVG user units, so templates print them the same in every language. Built from
-the scatter chart's pieces (``scatter_chart``: boxes, ticks, marks and label places)."""
+label, or moved away with a leader line where the marks crowd (``labels.py``). Built from the scatter chart's
+pieces (``scatter_chart``: boxes, ticks, marks and label places)."""
 import math
 from dataclasses import dataclass
 from itertools import pairwise

@@ -1,8 +1,7 @@
 """Direct labels that never cover another label or a mark: a label goes beside its marks where there is room
 (``candidate_places``); where the crowd leaves none, it moves away along rings of growing distance and a leader
-line joins it to its mark (``leader_places``). Every chart that writes names beside marks places them here.
-
-Pure Python (no Django); boxes in whole SVG user units, text measured by ``text.text_width``."""
+line joins it to its mark (``leader_places``). Every chart that writes names beside marks places them here; a
+label's width is ``text.text_width``'s."""
 from dataclasses import dataclass
 
 from .text import ASCENT_UNITS, DESCENT_UNITS, LINE_HEIGHT, MIDDLE_BASELINE

@@ -1,10 +1,6 @@
 """Geometry of a rank chart in SVG user units: one "dot strip" row per measure, each an axis from the
 lowest to the highest value with a small mark per GPU, one GPU's mark larger and labelled with its value,
-and the row's title with that GPU's rank at its right.
-
-Pure Python (no Django): the caller writes every text in its language, the template only writes these
-numbers into SVG attributes. Values are exact (int, Decimal, Fraction; a float is refused) and every
-coordinate is a whole number, so templates print it the same in every language."""
+and the row's title with that GPU's rank at its right."""
 from dataclasses import dataclass
 
 from core.exact_numbers import exact

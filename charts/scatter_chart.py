@@ -1,11 +1,7 @@
 """Geometry of a scatter plot in SVG user units: one mark per item at (x value, y value), axes from zero
 with ticks at nice steps (1, 2 or 5 times a power of ten), and the items' names written beside their
 marks, placed greedily where they overlap no other name and no mark and stay inside the plot. Marks that
-overlap one another read as one: they share one label naming each of them.
-
-Pure Python (no Django): the caller formats the tick labels in its language and the template only writes
-these numbers into SVG attributes. Values are exact (int, Decimal, Fraction; a float is refused) and every
-coordinate is a whole number, so templates print it the same in every language."""
+overlap one another read as one: they share one label naming each of them."""
 import math
 from dataclasses import dataclass
 from fractions import Fraction

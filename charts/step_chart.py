@@ -1,11 +1,7 @@
 """Geometry of a step chart of one price over a time window, in SVG user units: the price holds until the next
 step, a step without a price (no live offer) leaves a gap. The highest and lowest prices are labelled above and
 below the plot at the left, the current price at the right of the line's end, and the dates given (the window's
-first, middle and last day) under it, each with a vertical grid line.
-
-Pure Python (no Django): the caller writes every text in its language, the template only writes these numbers
-into SVG attributes. Prices are exact (int, Decimal, Fraction) and every coordinate is a whole number, so
-templates print it the same in every language."""
+first, middle and last day) under it, each with a vertical grid line."""
 from dataclasses import dataclass
 from datetime import timedelta
 

@@ -3,7 +3,7 @@ without a browser to measure them.
 
 The widths are DejaVu Sans's, the widest of the common system sans-serif fonts (the page's ``system-ui``
 resolves to it on Linux; San Francisco, Segoe UI and Roboto are narrower), so an estimate errs on the
-side of more room. Pure Python (no Django)."""
+side of more room."""
 import math
 import unicodedata
 from dataclasses import dataclass

@@ -142,7 +142,7 @@ class LegalPage(models.Model):
     """The privacy policy or the legal notice: text that editors keep in four languages, the company's
     details filled in from the operator record as the page is shown (``legal_text.py``).
 
-    Moved here from ``signups`` (its table keeps its name: ``Meta.db_table``)."""
+    Its table keeps the ``signups_`` name it was created under (``Meta.db_table``), so no row moves."""
 
     class Key(models.TextChoices):
         PRIVACY = "privacy", _("privacy policy")

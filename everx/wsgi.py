@@ -1,11 +1,5 @@
-"""
-WSGI config for everx project.
-
-It exposes the WSGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/5.2/howto/deployment/wsgi/
-"""
+"""The WSGI application gunicorn serves (``everx.wsgi:application``, scripts/start-production.sh), with the
+development settings unless DJANGO_SETTINGS_MODULE names others."""
 
 import os
 

@@ -36,8 +36,8 @@ PUBLISHED, NOT_PUBLISHED, NOT_SUPPORTED = "published", "not_published", "not_sup
 FEED_SPECS = tuple(spec for spec in SPECS if spec.key != "price_usd_per_hour")
 TEXT_LANGUAGE = "en"
 # The price history's window: the last year by default (``?since=`` for another start), every point of the
-# last 90 days and each UTC day's last point before them, so that a long history stays a file of a few
-# hundred kilobytes, rendered in well under a second.
+# last 90 days and each UTC day's last point before them, so that a long history stays a small file, quick to
+# render (``make bench-history-feed``).
 HISTORY_DEFAULT_DAYS = 365
 HISTORY_ALL_POINTS_DAYS = 90
 

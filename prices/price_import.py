@@ -20,7 +20,7 @@ says what changed, what was kept and what was refused.
 
 A CSV file is read as a stream: the csv reader runs over the open file, line by line, and the import keeps the
 valid rows (at most one per GPU) and the first ``MAX_REFUSALS_LISTED`` refusals, never the file or a list of
-its rows; a 100 MB file peaks well below twice its size (``make bench-import``). A JSON file is parsed whole,
+its rows, so its peak memory stays below twice the file's size (``make bench-import``). A JSON file is parsed whole,
 hence its lower cap."""
 import csv
 import io

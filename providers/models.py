@@ -1,5 +1,5 @@
-"""Provider applications (moved here from ``signups``: the table keeps its name, ``Meta.db_table``) with the GPUs
-each offers, one row per model, and the editors' text of the provider page."""
+"""Provider applications with the GPUs each offers, one row per model, and the editors' text of the provider page.
+An application's table keeps the ``signups_`` name it was created under (``Meta.db_table``), so no row moves."""
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models

@@ -1,8 +1,8 @@
 """The launch content as loaded, kept as PostgreSQL's COPY text of each content table, and put back in one go.
 
 A transactional test's teardown empties every table; the next test that needs the launch content would load it
-from the versioned data files again (a second or two, through the ORM). Loaded once per worker and copied here,
-it is put back row for row, with the same ids, in a few milliseconds."""
+from the versioned data files again, through the ORM. Loaded once per worker and copied here, it is put back row
+for row, with the same ids, by COPY, far quicker (docs/benchmarks.md)."""
 from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 

@@ -5,30 +5,30 @@ import subprocess
 from pathlib import Path
 
 # Debian's Chromium, never a downloaded browser. Playwright drives its headless shell (the package
-# chromium-headless-shell, the same Blink and V8), as Playwright's own headless runs do: Chromium's processor
-# time a third lower than the full browser's for the same pages (docs/decisions/0015). Lighthouse, and Playwright
-# when a test runs headed, use the full browser.
+# chromium-headless-shell, the same Blink and V8), as Playwright's own headless runs do: it spends less processor
+# time than the full browser on the same pages (docs/decisions/0015). Lighthouse, and Playwright when a test runs
+# headed, use the full browser.
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 # The checker runs once over many pages, a few seconds: Java's quick compiler alone is enough, where the optimising
-# one cost more processor time than it saved (the 112 sitemap pages: 8.7 -> 4.2 processor-seconds, 4.5 -> 3.4 s).
-# Code from the quick compiler takes more stack than the checker's minimum of 512 KB.
+# one costs more processor time than it saves (docs/benchmarks.md). Code from the quick compiler takes more stack
+# than the checker's minimum of 512 KB.
 VNU_JAVA_OPTIONS = ["-XX:TieredStopAtLevel=1", "-Xss2m"]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 800}}
 COLOR_SCHEMES = ("light", "dark")
 # axe's rules whose findings depend on the colours. The dark scheme changes colours and nothing else
 # (tests/test_dark_scheme.py), so a page shown in it is judged by these alone: every other rule judged the same
-# markup and layout in the light scheme (a third of a dark run's time).
+# markup and layout in the light scheme.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
 
 def axe_context(browser, **options):
     """A browser context (``options`` as Playwright's ``new_context`` takes them) whose every document has axe-core
-    from its start: the script goes to the browser once, where injecting it into each page cost 80–210 ms, as much
-    as a run. The page's CSP is bypassed, as it would block the script."""
+    from its start: the script goes to the browser once, instead of being injected into each page at about the cost
+    of a run. The page's CSP is bypassed, as it would block the script."""
     context = browser.new_context(bypass_csp=True, **options)
     context.add_init_script(path=str(AXE))
     return context

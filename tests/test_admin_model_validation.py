@@ -2,8 +2,8 @@
 through the admin's change form of every model that has one, answers 200 with the rule's message in the
 editor's language, for an editor and for a superuser, and stores nothing.
 
-Before, a rule keyed by a translated field (the GPU's ``derived_source``) raised ``ValueError`` in the form:
-the admin shows only ``derived_source_en``, ``derived_source_es``…"""
+That includes a rule keyed by a translated field (the GPU's ``derived_source``), whose error must land on a form
+that shows only ``derived_source_en``, ``derived_source_es``… (a ``ValueError`` otherwise)."""
 import inspect
 from dataclasses import dataclass
 from datetime import UTC, datetime

@@ -1,8 +1,7 @@
-"""The admin cannot be closed by one attacker (issue 48): 100 failed logins for the superuser from 25 addresses
-used to lock them out for everyone for 15 minutes, restarted by each refused attempt. Now only the guessing
-addresses are refused, and the superuser logs in from their own with the second factor. Real gunicorn with the
-production settings (PBKDF2, sessions, django-axes in the database); the clients connect from other loopback
-addresses."""
+"""The admin cannot be closed by one attacker (issue 48): after 100 failed logins for the superuser from 25
+addresses, only the guessing addresses are refused, not the account for everyone, and the superuser logs in from
+their own with the second factor. Real gunicorn with the production settings (PBKDF2, sessions, django-axes in the
+database); the clients connect from other loopback addresses."""
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -13,8 +12,8 @@ from .html import form_fields
 from .servers import collect_static, gunicorn_server
 from .test_multi_server import PASSWORD, Browserless, create_editor
 
-# Each failed login costs the server two PBKDF2 runs (the check, then Django's evening of its time): about 0.8 s
-# of processor time, a minute for the hundred on two cores.
+# Each failed login costs the server two PBKDF2 runs (the check, then Django's evening of its time): the hundred
+# make a long test (docs/benchmarks.md).
 pytestmark = [pytest.mark.multiprocess, pytest.mark.long]
 
 

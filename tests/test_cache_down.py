@@ -1,7 +1,7 @@
 """Redis stopped under a running site: pages are still served (rendered from the database), /healthz says
-the cache is failing, the admin login still works and still locks out (its failures are counted in the
-database), visitors' forms go through without their rate limit (and the server logs it); when Redis is back,
-so is everything else, and a change made meanwhile shows."""
+the cache is failing, the admin login still works and still locks out and visitors' forms keep their rate limit
+(both are counted in the database); when Redis is back, so is everything else, and a change made meanwhile
+shows."""
 import json
 import signal
 import tempfile

@@ -26,9 +26,8 @@ from .servers import DATABASE_CACHES, redis_server
 # What a flood leaves behind is read exactly: every key of both aliases with the size of its value (none may come, go
 # or change size). So a flood need not be long to catch a request that stores a page or a value, even a byte: it is
 # long enough to try each kind of query a hundred times over and to go past the 300 rows at which Django's database
-# cache (the tests' state alias) starts culling, had each request stored one. (The floods were 5,000 and 1,000
-# requests, then 1,500 and 500, bounded by the tables' or Redis's bytes; every one left 0 bytes.
-# `make bench-flood` floods a server with 5,000 and prints its cache tables' bytes and rows.)
+# cache (the tests' state alias) starts culling, had each request stored one. `make bench-flood` floods a server
+# with 5,000 and prints its cache tables' bytes and rows.
 FLOOD = 400
 SECOND_FLOOD = 100
 # A lockout longer than any flood takes on a busy machine: only the flood may end it, and it must not.

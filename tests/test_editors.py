@@ -101,8 +101,8 @@ def test_the_addresses_of_one_ipv6_network_count_as_one_address(client, editor):
 
 
 def test_a_hundred_failures_from_25_addresses_leave_the_account_open_to_its_owner(client, editor):
-    """Issue 48: a limit per username from every address (100) let a stranger lock an editor out for everyone, and
-    each refused attempt began the lockout again. Only the guessing addresses are refused."""
+    """Issue 48: a limit per username from every address would let a stranger lock an editor out for everyone, each
+    refused attempt beginning the lockout again. Only the guessing addresses are refused."""
     url = reverse("admin:login")
     statuses = [client.post(url, {"username": "editor", "password": "wrong"},
                             REMOTE_ADDR=f"203.0.113.{number // 4}").status_code for number in range(100)]

@@ -492,7 +492,8 @@ def test_nothing_marked_cheapest_or_fastest_breaks_the_time_budget_or_a_sourced_
 
 
 def test_seven_billion_on_a_trillion_tokens_recommends_what_finishes_in_a_month_not_years():
-    """The issue's case: 7 B on 1 T tokens on up to 64 GPUs; eight RTX 6000 Ada (618 days) are no longer the pick."""
+    """Issue 47's case: 7 B on 1 T tokens on up to 64 GPUs within 30 days: eight RTX 6000 Ada (about 618 days) are
+    not the pick."""
     estimate = training_estimate(GPUS.values(), Decimal(7), FULL, Decimal(1000), cluster_size=64, within_days=30)
     (cheapest,) = estimate.cheapest
     assert cheapest.best.wall_clock_hours <= 30 * 24

@@ -1,5 +1,5 @@
-"""Renders the page cache does not serve are limited per client (issue 48): one client with 8 connections kept both
-cores busy with uncached calculator answers. Past RENDER_RATE_LIMIT in a window, that client's next answer is 429
+"""Renders the page cache does not serve are limited per client (issue 48): one client with 8 connections could keep
+both cores busy with uncached calculator answers. Past RENDER_RATE_LIMIT in a window, that client's next answer is 429
 with Retry-After, in its language; cached pages and presets, and other clients, are served as before."""
 import http.client
 import urllib.parse

@@ -63,7 +63,7 @@ def test_a_pages_social_image_url_is_the_same_a_minute_later(monkeypatch):
 
 
 def test_a_social_image_url_with_a_timestamp_still_draws_its_image(client, db):
-    # Made the earlier way (signing.dumps); such a URL may stay in a page cached under this content version.
+    # A URL signed with a timestamp (signing.dumps) may stay in a page cached under this content version.
     token = signing.dumps(["GPUs for LLM training", "/en/gpus-llm-training/"], salt=SALT, compress=True)
     response = client.get(reverse("social_image", kwargs={"token": token}))
     assert response.status_code == 200 and png_size(response.content) == (1200, 630)
@@ -142,7 +142,7 @@ def test_a_page_missing_in_some_languages_is_listed_in_those_it_has_with_its_x_d
 
 
 def test_a_query_string_makes_no_new_social_image(client, launch_content):
-    # Issue 48: each query string signed a path of its own, and each drew and kept an image.
+    # Issue 48: an image per query string would let a visitor make the site draw and keep images without end.
     calculator = reverse("estimator:calculator")
     images = {Head(client.get(f"{calculator}?size={size}&method=full_adam").content.decode()).meta["og:image"]
               for size in (7, 8, 70)}

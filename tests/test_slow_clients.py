@@ -76,8 +76,8 @@ def test_four_slow_clients_leave_the_health_check_answering_at_once(static_files
 
 def test_a_slow_client_is_cut_off_at_the_header_deadline(static_files):
     """One worker of two threads and two slow clients: they are disconnected at the deadline, and others are served
-    meanwhile. (Since the worker reads requests whole in its loop, the health check no longer waits for the
-    deadline: the test waits for the disconnections instead of sleeping a time that used to follow it.)"""
+    meanwhile. The worker reads requests whole in its loop, so the health check does not wait for the deadline: the
+    test waits for the disconnections."""
     with gunicorn_server(workers=1, GUNICORN_THREADS="2", GUNICORN_HEADER_TIMEOUT="3") as url, \
             slow_clients(url, 2) as closed_after:
         assert healthz_seconds(url) < 6
@@ -88,9 +88,9 @@ def test_a_slow_client_is_cut_off_at_the_header_deadline(static_files):
 
 
 def test_with_200_slow_clients_open_a_normal_request_is_answered_before_any_of_them_ends(static_files):
-    """Issue 48: sockets that send a header line and then a byte a second each held one of the 16 threads until the
-    10 s header deadline (20 of them: a normal page's p99 10 s). The main loop now reads each request whole before a
-    thread takes it: the slow sockets wait there, costing no thread. From 50 other loopback addresses, 4 each."""
+    """Issue 48: sockets that send a header line and then a byte a second must not hold the 16 threads until the
+    header deadline. The main loop reads each request whole before a thread takes it: the slow sockets wait there,
+    costing no thread (docs/decisions/0019). From 50 other loopback addresses, 4 each."""
     with gunicorn_server(workers=2) as url:
         address = urlsplit(url)
         sockets = []

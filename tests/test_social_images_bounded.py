@@ -1,8 +1,8 @@
 """Social images come from a finite set (issue 48): one per page title and path, never per query string, kept in
 the pages' space of the shared cache (bounded in bytes), and drawn only when that space has room to keep them.
-Real gunicorn with the production settings, with the database cache and with Redis (where images filled the state
-database, which logins and the content version need, until it ran out of memory), its pages' bound set to about
-ten images."""
+Real gunicorn with the production settings, with the database cache and with Redis (where images kept in the state
+database, which logins and the content version need, could fill its memory), its pages' bound set to about ten
+images."""
 import urllib.request
 from contextlib import contextmanager
 
@@ -19,7 +19,7 @@ from .servers import collect_static, gunicorn_server, redis_server
 
 pytestmark = pytest.mark.multiprocess
 
-# About ten images as the database cache stores them (35–40 KB of PNG, a third more in base64).
+# About ten images as the database cache stores them (a PNG, a third more in base64; sizes in docs/benchmarks.md).
 PAGES_BOUND = 10 * 55 * 1024
 
 

@@ -201,7 +201,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "staff.login_lockout.username"
 AXES_CLIENT_IP_CALLABLE = "staff.login_lockout.address_group"
 AXES_LOCKOUT_CALLABLE = "staff.login_lockout.lockout_response"
-# No record of successful logins (axes.AccessLog): no more is kept about editors than before.
+# No record of successful logins (axes.AccessLog): nothing is kept about editors that the lockout does not need.
 AXES_DISABLE_ACCESS_LOG = True
 # No banner in the log of every process and command at start.
 AXES_VERBOSE = False

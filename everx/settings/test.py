@@ -12,8 +12,8 @@ STORAGES = {
 }
 
 # Serve static files straight from the app folders, without collectstatic, each looked up when asked for:
-# every test's client starts the middleware again, and a scan of every folder at each start would cost
-# a sixth of the suite's time.
+# every test's client starts the middleware again, and a scan of every folder at each start is costly
+# (docs/benchmarks.md).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
