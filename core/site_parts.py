@@ -1,7 +1,7 @@
 """What every page, or a page of a lower app, shows of an app above it: named links (the home page, the signup,
 the calculator, the open data files) and regions (the site's header and footer).
 
-Core and the lower apps may not name an app above them, in Python or in a template (``tests/test_layers.py``), so
+Core and the lower apps may not name an app above them, in Python or in a template (``tests/site/test_layers.py``), so
 the app that owns the page, or the composition on top (``storefront``), registers each part from its
 ``AppConfig.ready()``; templates ask for it by key (``{% site_link "home" %}``, ``{% site_region "header" %}``,
 ``core.templatetags.site_parts``) and Python by ``link_path("home")``. A key nobody registered is a mistake in a

@@ -20,7 +20,7 @@ VNU_JAVA_OPTIONS = ["-XX:TieredStopAtLevel=1", "-Xss2m"]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 800}}
 COLOR_SCHEMES = ("light", "dark")
 # axe's rules whose findings depend on the colours. The dark scheme changes colours and nothing else
-# (tests/test_dark_scheme.py), so a page shown in it is judged by these alone: every other rule judged the same
+# (tests/site/test_dark_scheme.py), so a page shown in it is judged by these alone: every other rule judged the same
 # markup and layout in the light scheme.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 

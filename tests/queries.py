@@ -11,7 +11,7 @@ from workloads.snapshot import workload_content
 
 def page_queries(client, url):
     """Queries of one request for ``url`` right after a content change (nothing kept for the content version
-    but the workload content, whose loading is counted in tests/test_workload_queries.py)."""
+    but the workload content, whose loading is counted in tests/workloads/test_workload_queries.py)."""
     bump_content_version()
     workload_content()
     with CaptureQueriesContext(connection) as captured:

@@ -22,12 +22,12 @@ WHITENOISE_AUTOREFRESH = True
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-tests"},
           "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-test-pages"}}
 CONTENT_VERSION_MAX_AGE = 0
-# Tests render many answers from one address; the tests of the limit set it (tests/test_render_limit.py).
+# Tests render many answers from one address; the tests of the limit set it (tests/core/test_render_limit.py).
 RENDER_RATE_LIMIT = 0
 
 # Test addresses are at .example (RFC 2606), which the signup forms refuse in production.
 SIGNUP_ALLOWED_RESERVED_TLDS = ["example"]
 
 # Tests post many forms from one client (127.0.0.1): the hourly cap on mail to addresses not confirmed is out of
-# their way; its own tests (tests/test_mail_cap.py) set it low.
+# their way; its own tests (tests/optin/test_mail_cap.py) set it low.
 OUTBOX_UNCONFIRMED_MAILS_PER_HOUR = 1_000_000
