@@ -4,6 +4,7 @@ app configures with its link, what using it does and its words for each state.""
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import View
 
@@ -32,10 +33,17 @@ def link_page(request, heading, paragraphs, *, status=200, button=None, link=Non
 @method_decorator([csrf_exempt, allow_methods("GET", "HEAD", "POST")], name="dispatch")
 class LinkView(View):
     """The page of a mailed ``link`` (a ``confirmation.Link``): opening it shows the state of its row, with a
-    button while the link is unused; the button's POST uses it (``use``). A subclass says what using it does
-    and what its page says in each state (``message``)."""
+    button while the link is unused; the button's POST uses it (``use``).
+
+    A subclass declares what using the link does (``use``) and its words: a heading per state the link can be in
+    while its row exists (``headings``: UNUSED, CONFIRMED, USED), a text per state (``texts``, formatted with
+    ``text_values``), the button's label, and where each page leads on (``onward``; an expired link or one that
+    is not valid: ``again_link``)."""
 
     link = None
+    headings = {}
+    texts = {}
+    button = None
 
     def get(self, request, token):
         row = self.link.row_for(token)
@@ -49,13 +57,33 @@ class LinkView(View):
         return self.page(state, self.link.row_for(token) or before)
 
     def use(self, token):
-        """Use the link of ``token``: CONFIRMED, or the state that prevented it."""
+        """Use the link of ``token``: CONFIRMED, or the state that prevented it (a subclass may name a function of
+        the token: ``use = staticmethod(confirm)``)."""
+        raise NotImplementedError
+
+    def text_values(self, row):
+        """The values the texts name (``row`` None: a link that is not valid)."""
+        return {}
+
+    def onward(self, state, row):
+        """Where the page of a link just used (CONFIRMED) or used before (USED) leads: ``link_page``'s ``link`` or
+        ``next_steps``."""
+        return {}
+
+    def again_link(self, row):
+        """Where an expired link (or, ``row`` None, one that is not valid) sends its visitor."""
         raise NotImplementedError
 
     def message(self, state, row):
-        """What the page of ``row`` (None: no such link) says in ``state``: ``link_page``'s heading and paragraphs,
-        with a button for an unused link, else a link or next steps."""
-        raise NotImplementedError
+        """The page of a link whose row exists (UNUSED, CONFIRMED, USED): ``link_page``'s heading, paragraphs and
+        button, link or next steps."""
+        message = {"heading": self.headings[state], "paragraphs": [self.texts[state] % self.text_values(row)]}
+        return {**message, "button": self.button} if state is LinkState.UNUSED else {
+            **message, **self.onward(state, row)}
 
     def page(self, state, row):
-        return link_page(self.request, status=STATUS.get(state, 200), **self.message(state, row))
+        if state not in STATUS:
+            return link_page(self.request, **self.message(state, row))
+        heading = _("This link is no longer valid") if state is LinkState.EXPIRED else _("This link is not valid")
+        return link_page(self.request, heading, [self.texts[state] % self.text_values(row)], status=STATUS[state],
+                         link=self.again_link(row))

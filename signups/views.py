@@ -5,7 +5,7 @@ from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.urls import reverse, reverse_lazy
 from django.utils.decorators import method_decorator
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, ngettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -144,40 +144,37 @@ def sign_up_again_link():
 
 class ConfirmSignupView(LinkView):
     link = confirmation.LINK
+    use = staticmethod(confirmation.confirm)
+    button = gettext_lazy("Confirm my signup")
+    headings = {
+        LinkState.UNUSED: gettext_lazy("Confirm your signup"),
+        LinkState.CONFIRMED: gettext_lazy("Your signup is confirmed"),
+        LinkState.USED: gettext_lazy("Your signup is already confirmed"),
+    }
+    texts = {
+        LinkState.UNUSED: gettext_lazy("Press the button to confirm that you want emails about the EverXCloud launch "
+                                       "at this address."),
+        LinkState.CONFIRMED: gettext_lazy("Thank you. We will email you when the EverXCloud spot market opens. Every "
+                                          "email has a link to unsubscribe."),
+        LinkState.USED: gettext_lazy("This link has been used already, so there is nothing more to do. We will email "
+                                     "you when the EverXCloud spot market opens."),
+        LinkState.EXPIRED: ngettext_lazy(
+            "Confirmation links work once, for %(days)d day. If you already confirmed, there is nothing more to do; "
+            "otherwise, sign up again to receive a new link.",
+            "Confirmation links work once, for %(days)d days. If you already confirmed, there is nothing more to "
+            "do; otherwise, sign up again to receive a new link.", "days"),
+        LinkState.UNKNOWN: gettext_lazy("Check that you opened the whole link from the email. If you signed up more "
+                                        "than once, only the link in the latest email works."),
+    }
 
-    def use(self, token):
-        return confirmation.confirm(token)
+    def text_values(self, signup):
+        return {"days": VALID_FOR.days}
 
-    def message(self, state, signup):
-        if state is LinkState.UNUSED:
-            return {"heading": _("Confirm your signup"), "paragraphs": [
-                _("Press the button to confirm that you want emails about the EverXCloud launch at this "
-                  "address."),
-            ], "button": _("Confirm my signup")}
-        if state is LinkState.CONFIRMED:
-            return {"heading": _("Your signup is confirmed"), "paragraphs": [
-                _("Thank you. We will email you when the EverXCloud spot market opens. Every email has a link "
-                  "to unsubscribe."),
-            ], "next_steps": [*alert_steps(signup), calculator_step()]}
-        if state is LinkState.USED:
-            return {"heading": _("Your signup is already confirmed"), "paragraphs": [
-                _("This link has been used already, so there is nothing more to do. We will email you when the "
-                  "EverXCloud spot market opens."),
-            ], "next_steps": [*alert_steps(signup), calculator_step()]}
-        if state is LinkState.EXPIRED:
-            days = VALID_FOR.days
-            return {"heading": _("This link is no longer valid"), "paragraphs": [
-                ngettext(
-                    "Confirmation links work once, for %(days)d day. If you already confirmed, there is nothing "
-                    "more to do; otherwise, sign up again to receive a new link.",
-                    "Confirmation links work once, for %(days)d days. If you already confirmed, there is nothing "
-                    "more to do; otherwise, sign up again to receive a new link.", days,
-                ) % {"days": days},
-            ], "link": sign_up_again_link()}
-        return {"heading": _("This link is not valid"), "paragraphs": [
-            _("Check that you opened the whole link from the email. If you signed up more than once, only the "
-              "link in the latest email works."),
-        ], "link": sign_up_again_link()}
+    def onward(self, state, signup):
+        return {"next_steps": [*alert_steps(signup), calculator_step()]}
+
+    def again_link(self, signup):
+        return sign_up_again_link()
 
 
 confirm = ConfirmSignupView.as_view()
