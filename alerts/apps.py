@@ -25,9 +25,9 @@ class AlertsConfig(AppConfig):
         from .retention import LABELS, purge_unconfirmed_alerts
 
         # An alert's confirmation mail gets its link as it is sent; deleting an alert deletes its mails.
-        outbox.register_link_kind("price_alert", PriceAlert, confirmation.issue_link, mails.CONFIRMATION_MAIL_VERSION)
+        outbox.register_link_kind("price_alert", confirmation.LINK, mails.CONFIRMATION_MAIL_VERSION)
         # A renewal reminder's link, made as it is sent; the mail worker reminds and lapses before each pass.
-        outbox.register_link_kind(mails.RENEWAL_LINK_KIND, PriceAlert, lapse.issue_renewal_link)
+        outbox.register_link_kind(mails.RENEWAL_LINK_KIND, lapse.RENEWAL_LINK)
         # The requests the form stored come first: their confirmation mails go in the same pass.
         worker.register_chore("Price alert requests", apply_requests)
         worker.register_chore("Price alerts reminded or lapsed", lapse.remind_and_lapse)

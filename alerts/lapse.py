@@ -15,13 +15,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from optin import consent_records
-from optin.confirmation import LinkState, well_formed
+from optin.confirmation import Link, LinkState
 from optin.erasure import delete_with_admin_history
-from optin.links import url_in
-from optin.tokens import new_token, token_hash
 
 from . import mails
 from .models import PriceAlert
@@ -56,15 +55,13 @@ def lapsed(now):
     )
 
 
-def issue_renewal_link(alert, token=None):
-    """The reminder's renew link, made as the mail is sent (``token``: the mail's): it replaces any earlier one and
-    works until the alert lapses; the same mail sent again keeps its link."""
-    token = token or new_token()
-    PriceAlert.objects.filter(pk=alert.pk).exclude(renewal_token_hash=token_hash(token)).update(
-        renewal_token_hash=token_hash(token),
-        renewal_expires_at=lapses_at(alert.renewed_at, alert.renewal_reminder_queued_at),
-    )
-    return url_in(alert.language, "alerts:price_alert_renew", token=token)
+# The reminder's renew link, as the confirmation's: only the hash of a token made as the mail is sent. It waits
+# for its click from the reminder to the renewal, and works until the alert lapses.
+RENEWAL_LINK = Link(
+    PriceAlert, "alerts:price_alert_renew", awaiting=Q(renewal_reminder_queued_at__isnull=False),
+    hash_field="renewal_token_hash", expires_field="renewal_expires_at", related=("gpu",),
+    expires=lambda alert: lapses_at(alert.renewed_at, alert.renewal_reminder_queued_at),
+)
 
 
 @transaction.atomic
@@ -96,36 +93,12 @@ def remind_and_lapse(limit, now=None):
     return remind(limit, now) + lapse(limit, now)
 
 
-def alert_for_renewal(token):
-    if not well_formed(token):
-        return None
-    return PriceAlert.objects.select_related("gpu").filter(renewal_token_hash=token_hash(token)).first()
-
-
-def renewal_state(alert, now=None):
-    """What the renew link of ``alert`` (None: no such link) can still do."""
-    now = now or timezone.now()
-    if alert is None:
-        return LinkState.UNKNOWN
-    if alert.renewal_reminder_queued_at is None:
-        return LinkState.USED
-    if alert.renewal_expires_at is None or alert.renewal_expires_at <= now:
-        return LinkState.EXPIRED
-    return LinkState.UNUSED
-
-
 @transaction.atomic
 def renew(token, now=None):
     """Renew the alert the reminder's token was mailed for: CONFIRMED (renewed until a lifetime from ``now``), or
-    the state that prevented it. One conditional UPDATE: of two clicks, exactly one renews."""
-    if not well_formed(token):
-        return LinkState.UNKNOWN
+    the state that prevented it."""
     now = now or timezone.now()
-    alerts = PriceAlert.objects.filter(renewal_token_hash=token_hash(token))
-    renewed = alerts.filter(renewal_reminder_queued_at__isnull=False, renewal_expires_at__gt=now).update(
-        renewed_at=now, renewal_reminder_queued_at=None, renewal_expires_at=None,
-    )
-    if renewed != 1:
-        return renewal_state(alert_for_renewal(token), now)
-    consent_records.renew(consent_records.records_for(alerts), now)
-    return LinkState.CONFIRMED
+    state = RENEWAL_LINK.use(token, now, renewed_at=now, renewal_reminder_queued_at=None, renewal_expires_at=None)
+    if state is LinkState.CONFIRMED:
+        consent_records.renew(consent_records.records_for(RENEWAL_LINK.rows(token)), now)
+    return state

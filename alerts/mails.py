@@ -84,7 +84,7 @@ def price_alert_mail(alert, gpu, price):
 
 def queue_renewal_reminder(alert, ends_at):
     """The reminder that ``alert`` lapses at ``ends_at`` unless renewed: the renew link (made when it is sent, as a
-    confirmation link is: ``lapse.issue_renewal_link``) and the delete link."""
+    confirmation link is: ``lapse.RENEWAL_LINK``) and the delete link."""
     delete_url = alert_delete_url(alert)
     with translation.override(alert.language):
         body = render_to_string("alerts/email/price_alert_renewal.txt", {

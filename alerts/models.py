@@ -9,10 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import GPU
-from signups.models import ConsentEvidence, Signup, consent_record_field
+from optin.consent_records import ConsentEvidence, consent_record_field
+from optin.models import ConfirmationToken
+from signups.models import Signup
 
 
-class PriceAlert(ConsentEvidence):
+class PriceAlert(ConsentEvidence, ConfirmationToken):
     """"Tell me when this GPU is at or below this price": one address, one GPU, one target (double opt-in).
 
     A confirmed alert is active until the GPU's best price reaches the target; it then mails once and rests
@@ -48,11 +50,6 @@ class PriceAlert(ConsentEvidence):
     last_notified_price_usd_per_hour = models.DecimalField(
         _("last notified price"), max_digits=8, decimal_places=2, null=True, blank=True,
     )
-    # Double opt-in as for signups: only the SHA-256 of the mailed token, made when the mail is sent.
-    confirmation_token_hash = models.CharField(
-        max_length=64, null=True, blank=True, unique=True, editable=False,
-    )
-    confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Goes into every mail about this alert: one click deletes it.
     unsubscribe_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     consent_record = consent_record_field()

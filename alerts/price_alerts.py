@@ -40,13 +40,13 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from optin import consent_records, mail_budget, origins, outbox
-from optin.confirmation import LinkState, well_formed
+from optin.confirmation import LinkState
 from optin.erasure import delete_with_admin_history
-from optin.tokens import token_hash
 from signups import waitlist
 from signups.models import Signup
 
-from . import confirmation, mails
+from . import mails
+from .confirmation import AWAITING_CONFIRMATION, LINK
 from .models import AlertRequest, PriceAlert
 
 # A request for an alert whose confirmation mail went out sooner than this changes nothing, so nobody can
@@ -54,8 +54,6 @@ from .models import AlertRequest, PriceAlert
 RESEND_CONFIRMATION_AFTER = timedelta(minutes=15)
 # Rows per UPDATE when many alerts change state at once (SQLite limits the parameters of a statement).
 BATCH = 500
-# What an alert waiting for a click is: never confirmed, or a new target asked for a confirmed one.
-AWAITING_CONFIRMATION = Q(confirmed_at__isnull=True) | Q(requested_target_usd_per_hour__isnull=False)
 
 
 @dataclass(frozen=True)
@@ -210,8 +208,7 @@ def subscribe(*, email, gpu, target, language, consent, now=None, launch_list=No
 
 
 def awaiting(token, now):
-    return (PriceAlert.objects.select_related("gpu").filter(AWAITING_CONFIRMATION)
-            .filter(confirmation_token_hash=token_hash(token), confirmation_expires_at__gt=now))
+    return LINK.usable(token, now).select_related("gpu")
 
 
 @transaction.atomic
@@ -220,15 +217,13 @@ def confirm_all(token, now=None):
     confirmed ones), while the address holds fewer confirmed alerts than it may; the ones beyond are dropped.
     Returns a ``Confirmation``: CONFIRMED and the alerts, or the state that prevented it. Under the mailbox's
     lock, so of two clicks at the same moment exactly one confirms."""
-    if not well_formed(token):
-        return Confirmation(LinkState.UNKNOWN)
     now = now or timezone.now()
     alert = awaiting(token, now).first()
     if alert is not None:
         mail_budget.lock(alert.email)
         alert = awaiting(token, now).first()  # again, under the lock
     if alert is None:
-        return Confirmation(confirmation.link_state(confirmation.alert_for(token)))
+        return Confirmation(LINK.state(LINK.row_for(token), now))
     waiting = sorted(
         alerts_of(alert.email).select_for_update(of=("self",)).select_related("gpu").filter(AWAITING_CONFIRMATION),
         key=lambda row: (row.pk != alert.pk, row.created_at, row.pk),

@@ -2,7 +2,7 @@
 and the pages behind the links of its mails (confirm, renew, delete), which only ever show a button that POSTs."""
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, ngettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
@@ -12,8 +12,9 @@ from core.formatting import format_usd
 from core.middleware import allow_methods
 from core.pages import urls_by_language
 from optin.confirmation import VALID_FOR, LinkState
+from optin.views import LinkView, link_page
 from signups.models import Signup
-from signups.views import PublicFormView, home_link, link_page
+from signups.views import PublicFormView, home_link
 
 from . import confirmation, lapse, price_alerts
 from .amounts import amount_text, parse_machine_amount
@@ -121,70 +122,93 @@ def others_text(alerts):
     return "; ".join(_("%(gpu)s at %(target)s per GPU-hour") % alert_text(alert) for alert in alerts)
 
 
-def confirmation_page(request, state, alert, others=(), joined_list=False):
-    """The page of a confirmation link; ``others``: the other alerts of the address its button confirms (or,
-    once confirmed, confirmed); ``joined_list``: its button puts (or put) the address on the launch list too."""
-    if state is LinkState.UNUSED:
-        also = [_("The same button also confirms the other price alerts waiting at this address: "
-                  "%(alerts)s.") % {"alerts": others_text(others)}] if others else []
-        if joined_list:
-            also.append(_("The same button also puts this address on the launch list: we email you when the spot "
-                          "market opens."))
-        return link_page(request, _("Confirm your price alert"), [
-            _("Press the button to receive an email when the best price of the %(gpu)s is at or below "
-              "%(target)s per GPU-hour.") % alert_text(alert), *also,
-        ], button=_("Confirm the alert"))
-    if state is LinkState.CONFIRMED:
-        also = [_("The same click also confirmed the other price alerts waiting at this address: "
-                  "%(alerts)s.") % {"alerts": others_text(others)}] if others else []
-        if joined_list:
-            also.append(_("This address is on the launch list now: we email you when the spot market opens. Every "
-                          "email about the launch has a link to unsubscribe."))
-        if alert.state == alert.State.RESTING:
-            return link_page(request, _("Your price alert is on"), [
-                _("The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we are emailing "
-                  "you now, and again once it has gone back above your target and come down to it again.")
-                % alert_text(alert), *also,
-            ], next_steps=next_steps_after(alert))
-        return link_page(request, _("Your price alert is on"), [
-            _("We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour. "
-              "Every email has a link to delete the alert.") % alert_text(alert), *also,
-        ], next_steps=next_steps_after(alert))
-    if state is LinkState.USED:
-        return link_page(request, _("Your price alert is already on"), [
-            _("This link has been used already, so there is nothing more to do. We will email you when the "
-              "best price of the %(gpu)s is at or below %(target)s per GPU-hour.") % alert_text(alert),
-        ], next_steps=next_steps_after(alert))
-    if state is LinkState.EXPIRED:
-        days = VALID_FOR.days
-        return link_page(request, _("This link is no longer valid"), [
-            ngettext(
-                "Confirmation links work once, for %(days)d day. Ask for the alert again to receive a new link.",
-                "Confirmation links work once, for %(days)d days. Ask for the alert again to receive a new link.",
-                days,
-            ) % {"days": days},
-        ], status=410, link=ask_again_link(alert.gpu))
-    return link_page(request, _("This link is not valid"), [
-        _("Check that you opened the whole link from the email. If you asked for an alert more than once, only "
-          "the link in the latest email works."),
-    ], status=404, link=home_link())
+def also_confirmed(others, joined_list, *, done):
+    """What else the button of a confirmation link confirms (``done``: confirmed): ``others``, the other alerts
+    waiting at its address, and the launch list (``joined_list``)."""
+    also = []
+    if others:
+        also.append((_("The same click also confirmed the other price alerts waiting at this address: %(alerts)s.")
+                     if done else
+                     _("The same button also confirms the other price alerts waiting at this address: %(alerts)s."))
+                    % {"alerts": others_text(others)})
+    if joined_list:
+        also.append(_("This address is on the launch list now: we email you when the spot market opens. Every "
+                      "email about the launch has a link to unsubscribe.") if done else
+                    _("The same button also puts this address on the launch list: we email you when the spot "
+                      "market opens."))
+    return also
 
 
-# The token in the link is the credential: a POST needs no CSRF token (nor the cookie that carries it).
-@csrf_exempt
-@allow_methods("GET", "HEAD", "POST")
-def confirm_price_alert(request, token):
-    alert = confirmation.alert_for(token)
-    if request.method == "POST":
-        result = price_alerts.confirm_all(token)
-        # Read again for its new state; a link whose alert found no room left has none any more.
-        alert = confirmation.alert_for(token) or alert
-        others = [row for row in result.alerts if alert is None or row.pk != alert.pk]
-        return confirmation_page(request, result.state, alert, others, result.joined_list)
-    state = confirmation.link_state(alert)
-    unused = state is LinkState.UNUSED
-    others = price_alerts.also_waiting(alert) if unused else ()
-    return confirmation_page(request, state, alert, others, unused and price_alerts.joins_list(alert, others))
+class AlertLinkView(LinkView):
+    def text_values(self, alert):
+        return alert_text(alert) if alert is not None else {}
+
+    def onward(self, state, alert):
+        return {"link": gpu_link(alert.gpu)}
+
+    def again_link(self, alert):
+        return ask_again_link(alert.gpu) if alert is not None else home_link()
+
+
+class ConfirmPriceAlertView(AlertLinkView):
+    """The page of a confirmation link; its button confirms every alert waiting at the address
+    (``price_alerts.confirm_all``), and its page names them."""
+
+    link = confirmation.LINK
+    button = gettext_lazy("Confirm the alert")
+    headings = {
+        LinkState.UNUSED: gettext_lazy("Confirm your price alert"),
+        LinkState.CONFIRMED: gettext_lazy("Your price alert is on"),
+        LinkState.USED: gettext_lazy("Your price alert is already on"),
+    }
+    texts = {
+        LinkState.UNUSED: gettext_lazy("Press the button to receive an email when the best price of the %(gpu)s is "
+                                       "at or below %(target)s per GPU-hour."),
+        LinkState.CONFIRMED: gettext_lazy("We will email you when the best price of the %(gpu)s is at or below "
+                                          "%(target)s per GPU-hour. Every email has a link to delete the alert."),
+        LinkState.USED: gettext_lazy("This link has been used already, so there is nothing more to do. We will email "
+                                     "you when the best price of the %(gpu)s is at or below %(target)s per "
+                                     "GPU-hour."),
+        LinkState.EXPIRED: ngettext_lazy(
+            "Confirmation links work once, for %(days)d day. Ask for the alert again to receive a new link.",
+            "Confirmation links work once, for %(days)d days. Ask for the alert again to receive a new link.",
+            "days"),
+        LinkState.UNKNOWN: gettext_lazy("Check that you opened the whole link from the email. If you asked for an "
+                                        "alert more than once, only the link in the latest email works."),
+    }
+    # Confirmed while the price is already at or below the target: mailed at once.
+    resting_text = gettext_lazy("The best price of the %(gpu)s is already at or below %(target)s per GPU-hour: we "
+                                "are emailing you now, and again once it has gone back above your target and come "
+                                "down to it again.")
+
+    def use(self, token):
+        self.result = price_alerts.confirm_all(token)
+        return self.result.state
+
+    def text_values(self, alert):
+        return {**super().text_values(alert), "days": VALID_FOR.days}
+
+    def onward(self, state, alert):
+        return {"next_steps": next_steps_after(alert)}
+
+    def message(self, state, alert):
+        """Beside the alert, the other alerts of the address its button confirms (or, once confirmed,
+        confirmed), and the launch list if its button puts (or put) the address on it too."""
+        message = super().message(state, alert)
+        if state is LinkState.CONFIRMED and alert.state == alert.State.RESTING:
+            message["paragraphs"] = [self.resting_text % alert_text(alert)]
+        if self.request.method == "POST":
+            others = [row for row in self.result.alerts if row.pk != alert.pk]
+            joined_list = self.result.joined_list
+        else:
+            others = price_alerts.also_waiting(alert) if state is LinkState.UNUSED else ()
+            joined_list = state is LinkState.UNUSED and price_alerts.joins_list(alert, others)
+        if state is not LinkState.USED:
+            message["paragraphs"] += also_confirmed(others, joined_list, done=state is LinkState.CONFIRMED)
+        return message
+
+
+confirm_price_alert = ConfirmPriceAlertView.as_view()
 
 
 # RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF
@@ -209,45 +233,35 @@ def delete_price_alert(request, key):
     ], link=gpu_link(alert.gpu))
 
 
-def renewal_page(request, state, alert):
+class RenewPriceAlertView(AlertLinkView):
     """The page of a reminder's renew link."""
-    days = lapse.lifetime().days
-    if state is LinkState.UNUSED:
-        return link_page(request, _("Keep your price alert"), [
-            ngettext(
-                "Press the button to keep your alert for the %(gpu)s at %(target)s per GPU-hour for %(days)d more "
-                "day.",
-                "Press the button to keep your alert for the %(gpu)s at %(target)s per GPU-hour for %(days)d more "
-                "days.", days,
-            ) % {**alert_text(alert), "days": days},
-        ], button=_("Keep the alert"))
-    if state is LinkState.CONFIRMED:
-        return link_page(request, _("Your price alert is renewed"), [
-            ngettext(
-                "We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour, for "
-                "%(days)d more day. Every email has a link to delete the alert.",
-                "We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour, for "
-                "%(days)d more days. Every email has a link to delete the alert.", days,
-            ) % {**alert_text(alert), "days": days},
-        ], link=gpu_link(alert.gpu))
-    if state is LinkState.USED:
-        return link_page(request, _("Your price alert is already renewed"), [
-            _("This link has been used already, so there is nothing more to do."),
-        ], link=gpu_link(alert.gpu))
-    if state is LinkState.EXPIRED:
-        return link_page(request, _("This link is no longer valid"), [
-            _("The alert has ended. Ask for it again to receive emails about this price."),
-        ], status=410, link=ask_again_link(alert.gpu))
-    return link_page(request, _("This link is not valid"), [
-        _("This price alert does not exist any more (it may have been deleted already), or the link is "
-          "incomplete."),
-    ], status=404, link=home_link())
+
+    link = lapse.RENEWAL_LINK
+    use = staticmethod(lapse.renew)
+    button = gettext_lazy("Keep the alert")
+    headings = {
+        LinkState.UNUSED: gettext_lazy("Keep your price alert"),
+        LinkState.CONFIRMED: gettext_lazy("Your price alert is renewed"),
+        LinkState.USED: gettext_lazy("Your price alert is already renewed"),
+    }
+    texts = {
+        LinkState.UNUSED: ngettext_lazy(
+            "Press the button to keep your alert for the %(gpu)s at %(target)s per GPU-hour for %(days)d more day.",
+            "Press the button to keep your alert for the %(gpu)s at %(target)s per GPU-hour for %(days)d more days.",
+            "days"),
+        LinkState.CONFIRMED: ngettext_lazy(
+            "We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour, for "
+            "%(days)d more day. Every email has a link to delete the alert.",
+            "We will email you when the best price of the %(gpu)s is at or below %(target)s per GPU-hour, for "
+            "%(days)d more days. Every email has a link to delete the alert.", "days"),
+        LinkState.USED: gettext_lazy("This link has been used already, so there is nothing more to do."),
+        LinkState.EXPIRED: gettext_lazy("The alert has ended. Ask for it again to receive emails about this price."),
+        LinkState.UNKNOWN: gettext_lazy("This price alert does not exist any more (it may have been deleted already), "
+                                        "or the link is incomplete."),
+    }
+
+    def text_values(self, alert):
+        return {**super().text_values(alert), "days": lapse.lifetime().days}
 
 
-# The token in the link is the credential: a POST needs no CSRF token (nor the cookie that carries it).
-@csrf_exempt
-@allow_methods("GET", "HEAD", "POST")
-def renew_price_alert(request, token):
-    alert = lapse.alert_for_renewal(token)
-    state = lapse.renew(token) if request.method == "POST" else lapse.renewal_state(alert)
-    return renewal_page(request, state, lapse.alert_for_renewal(token) or alert)
+renew_price_alert = RenewPriceAlertView.as_view()

@@ -1,8 +1,10 @@
 """The evidence of consent, kept apart from what was consented to (``models.ConsentRecord``).
 
-A form's row (a signup, a price alert, a provider application) points to its record; the forms tell this module
-when a consent was asked (``asked``, ``reasked``), confirmed (``confirm``) or renewed (``renew``), and the
-outbox records when the confirmation mail went out (``outbox.send`` calls ``confirmation_mail_sent``).
+A form's row (a signup, a price alert, a provider application) holds what was asked (``ConsentEvidence``, moved
+here from ``signups``: abstract, so its fields stay in each row's own table) and points to its record
+(``consent_record_field``); the forms tell this module when a consent was asked (``asked``, ``reasked``),
+confirmed (``confirm``) or renewed (``renew``), and the outbox records when the confirmation mail went out
+(``outbox.send`` calls ``confirmation_mail_sent``).
 
 When the consent ends (``withdraw``: an unsubscribe, an alert deleted by its owner or lapsed, a request never
 confirmed, an erasure), its row is deleted at once and the record is kept for the evidence's retention period
@@ -16,15 +18,47 @@ its record, as "removed" (``register_evidence_holder``)."""
 import calendar
 
 from django.conf import settings
+from django.db import models
 from django.db.models.signals import post_delete
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from . import addresses, pseudonyms
 from .models import ConsentRecord
 
 Purpose, Withdrawal = ConsentRecord.Purpose, ConsentRecord.Withdrawal
+
+
+def consent_record_field():
+    """A form's row points to the evidence of its consent, which outlives it: deleting the row leaves the record; a
+    record is never deleted while a row points to it."""
+    return models.ForeignKey(
+        ConsentRecord, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False,
+        verbose_name=_("consent record"),
+    )
+
+
+class ConsentEvidence(models.Model):
+    """What a visitor was asked to consent to: which consent text, in which language, on which page; copied into
+    the row's consent record (``optin.ConsentRecord``), which keeps it after the row is deleted."""
+
+    consent_text_version = models.CharField(_("consent text version"), max_length=40)
+    privacy_policy_version = models.CharField(_("privacy policy version"), max_length=40, blank=True)
+    consent_language = models.CharField(
+        _("consent language"), max_length=8, choices=settings.LANGUAGES,
+        help_text=_("The language the consent text was shown in."),
+    )
+    source_path = models.CharField(
+        _("form's page"), max_length=300,
+        help_text=_("The page on this site the visitor came to the form from."),
+    )
+
+    class Meta:
+        abstract = True
+
+
 # What a form's ``consent_evidence`` holds, copied into the record as it was when asked.
-EVIDENCE_FIELDS = ("consent_text_version", "privacy_policy_version", "consent_language", "source_path")
+EVIDENCE_FIELDS = tuple(field.name for field in ConsentEvidence._meta.local_fields)
 
 _holders = []
 

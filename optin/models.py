@@ -1,6 +1,6 @@
 """The rows of the one double opt-in that every form that mails shares: the outbox, the mail budget's mailboxes,
-the erasure log (moved here from ``signups``; their tables keep their names, ``Meta.db_table``) and the
-evidence of each consent, kept apart from what was consented to."""
+the erasure log (moved here from ``signups``; their tables keep their names, ``Meta.db_table``), the evidence of
+each consent, kept apart from what was consented to, and the confirmation token every confirmed row holds."""
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -111,6 +111,18 @@ class ErasureLog(models.Model):
 
     def __str__(self):
         return f"{self.email_hash[:12]}… {self.erased_at:%Y-%m-%d %H:%M}"
+
+
+class ConfirmationToken(models.Model):
+    """The double opt-in's link on the row it confirms (``confirmation.Link``): only the SHA-256 of the mailed
+    token, made when the mail is sent, and when the link expires. The hash stays after use, so a second click
+    is told the link was used, until a newer mail's token replaces it."""
+
+    confirmation_token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+    confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        abstract = True
 
 
 class ConsentRecord(models.Model):

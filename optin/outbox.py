@@ -46,13 +46,14 @@ class LinkKind(NamedTuple):
 _link_kinds = {}
 
 
-def register_link_kind(kind, model, issue_link, mail_version=""):
+def register_link_kind(kind, link, mail_version=""):
     """Called from the ``AppConfig.ready()`` of an app whose rows are confirmed by mail: its mails name a row of
-    ``model`` as (``kind``, pk). A model's first kind is its confirmation; ``mail_version`` (bumped whenever
-    the wording of that mail changes) is what its consent records keep. Deleting such a row deletes its mails,
-    as a foreign key's cascade would: every way rows are deleted (a queryset, the admin, erasure) sends
-    ``post_delete``."""
-    _link_kinds[kind] = LinkKind(model, issue_link, mail_version)
+    ``link.model`` as (``kind``, pk) and carry its ``link`` (a ``confirmation.Link``). A model's first kind is its
+    confirmation; ``mail_version`` (bumped whenever the wording of that mail changes) is what its consent records
+    keep. Deleting such a row deletes its mails, as a foreign key's cascade would: every way rows are deleted (a
+    queryset, the admin, erasure) sends ``post_delete``."""
+    model = link.model
+    _link_kinds[kind] = LinkKind(model, link.issue, mail_version)
     post_delete.connect(delete_linked_mails, sender=model, dispatch_uid=f"outbox-linked-mails-{model._meta.label}")
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import GPU
 from core.content_blocks import HeadedText
-from signups.models import ConsentEvidence, consent_record_field
+from optin.consent_records import ConsentEvidence, consent_record_field
 
 # The most GPUs one row may offer: more than any fleet that would apply through a form.
 MAX_OFFERED_GPUS = 100_000

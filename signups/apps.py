@@ -19,7 +19,7 @@ class SignupsConfig(AppConfig):
         from .signup_actions import signup_action
 
         # A signup's confirmation mail gets its link as it is sent; deleting a signup deletes its mails.
-        outbox.register_link_kind("signup", Signup, confirmation.issue_link, mails.CONFIRMATION_MAIL_VERSION)
+        outbox.register_link_kind("signup", confirmation.LINK, mails.CONFIRMATION_MAIL_VERSION)
         consent_records.register_evidence_holder(Signup)
         for model, admin_history in ((Signup, True), (WaitlistRequest, False)):
             erasure.register_address_holder(model, admin_history=admin_history)

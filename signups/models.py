@@ -9,37 +9,9 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
-from optin.models import ConsentRecord
+from optin.consent_records import ConsentEvidence, consent_record_field
+from optin.models import ConfirmationToken
 from workloads.models import Workload
-
-
-def consent_record_field():
-    """A form's row points to the evidence of its consent (``optin.consent_records``), which outlives it: deleting
-    the row leaves the record; a record is never deleted while a row points to it."""
-    return models.ForeignKey(
-        ConsentRecord, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False,
-        verbose_name=_("consent record"),
-    )
-
-
-class ConsentEvidence(models.Model):
-    """What a visitor was asked to consent to: which consent text, in which language, on which page; copied into
-    the row's consent record (``optin.ConsentRecord``), which keeps it after the row is deleted."""
-
-    consent_text_version = models.CharField(_("consent text version"), max_length=40)
-    privacy_policy_version = models.CharField(_("privacy policy version"), max_length=40, blank=True)
-    consent_language = models.CharField(
-        _("consent language"), max_length=8, choices=settings.LANGUAGES,
-        help_text=_("The language the consent text was shown in."),
-    )
-    source_path = models.CharField(
-        _("form's page"), max_length=300,
-        help_text=_("The page on this site the visitor came to the form from."),
-    )
-
-    class Meta:
-        abstract = True
-
 
 # The largest GPU count a signup action may carry: more than any configuration the calculator recommends.
 MAX_SIGNUP_GPU_COUNT = 4096
@@ -66,7 +38,7 @@ class SignupAnswers(models.Model):
         abstract = True
 
 
-class Signup(SignupAnswers, ConsentEvidence):
+class Signup(SignupAnswers, ConsentEvidence, ConfirmationToken):
     """A renter on the launch mailing list: subscribed once confirmed (double opt-in); deleted when they
     unsubscribe (the evidence of their consent stays in its record)."""
 
@@ -85,12 +57,6 @@ class Signup(SignupAnswers, ConsentEvidence):
     )
     signed_up_at = models.DateTimeField(_("signed up"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-    # Double opt-in: only the SHA-256 of the mailed token is kept; it stays after use, so that a second click is
-    # told the link was used, until a newer mail's token replaces it.
-    confirmation_token_hash = models.CharField(
-        max_length=64, null=True, blank=True, unique=True, editable=False,
-    )
-    confirmation_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Unguessable and not secret: it goes into every mail's unsubscribe link, for as long as we send mail.
     unsubscribe_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     consent_record = consent_record_field()

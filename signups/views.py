@@ -3,11 +3,9 @@ from email.utils import parseaddr
 
 from django.conf import settings
 from django.http import HttpResponseRedirect
-from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
-from django.utils.cache import add_never_cache_headers
 from django.utils.decorators import method_decorator
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, ngettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -15,11 +13,13 @@ from django.views.generic import FormView
 
 from catalog.models import GPU
 from core.client_ip import client_network
-from core.errors import message_context, message_page, too_many_requests
+from core.errors import message_page, too_many_requests
 from core.middleware import allow_methods
 from core.pages import page_context, urls_by_language
 from core.site_parts import link_path
 from optin import origins
+from optin.confirmation import VALID_FOR, LinkState
+from optin.views import LinkView, link_page
 
 from . import confirmation, rate_limit, unsubscribing, waitlist
 from .forms import RenterSignupForm
@@ -101,7 +101,7 @@ signup = SignupView.as_view()
 
 @allow_methods("GET", "HEAD")
 def signup_thanks(request):
-    days = confirmation.VALID_FOR.days
+    days = VALID_FOR.days
     return message_page(request, _("Check your inbox"), [
         ngettext(
             "We have sent a confirmation link to the address you entered, unless it is already on the list. "
@@ -134,18 +134,6 @@ def alert_steps(signup):
     return [{"url": link_path("price_alert", gpu.slug), "label": label % {"gpu": gpu.name}} for gpu in gpus]
 
 
-def link_page(request, heading, paragraphs, *, status=200, button=None, link=None, next_steps=()):
-    """The page behind a mail's link: a message, and for a link not used yet a button that POSTs to it.
-
-    Opening a link only ever shows this page: mail scanners and link previews open links too."""
-    context = message_context(heading, paragraphs, link, next_steps)
-    context["button"] = button
-    response = render(request, "signups/link_page.html", context, status=status)
-    add_never_cache_headers(response)
-    response["X-Robots-Tag"] = "noindex"
-    return response
-
-
 def home_link():
     return {"url": reverse("home"), "label": _("Back to the home page")}
 
@@ -154,47 +142,42 @@ def sign_up_again_link():
     return {"url": reverse("signups:signup"), "label": _("Sign up again")}
 
 
-def confirmation_page(request, state, signup=None):
-    LinkState = confirmation.LinkState
-    if state is LinkState.UNUSED:
-        return link_page(request, _("Confirm your signup"), [
-            _("Press the button to confirm that you want emails about the EverXCloud launch at this "
-              "address."),
-        ], button=_("Confirm my signup"))
-    if state is LinkState.CONFIRMED:
-        return link_page(request, _("Your signup is confirmed"), [
-            _("Thank you. We will email you when the EverXCloud spot market opens. Every email has a link "
-              "to unsubscribe."),
-        ], next_steps=[*alert_steps(signup), calculator_step()])
-    if state is LinkState.USED:
-        return link_page(request, _("Your signup is already confirmed"), [
-            _("This link has been used already, so there is nothing more to do. We will email you when the "
-              "EverXCloud spot market opens."),
-        ], next_steps=[*alert_steps(signup), calculator_step()])
-    if state is LinkState.EXPIRED:
-        days = confirmation.VALID_FOR.days
-        return link_page(request, _("This link is no longer valid"), [
-            ngettext(
-                "Confirmation links work once, for %(days)d day. If you already confirmed, there is nothing "
-                "more to do; otherwise, sign up again to receive a new link.",
-                "Confirmation links work once, for %(days)d days. If you already confirmed, there is nothing "
-                "more to do; otherwise, sign up again to receive a new link.", days,
-            ) % {"days": days},
-        ], status=410, link=sign_up_again_link())
-    return link_page(request, _("This link is not valid"), [
-        _("Check that you opened the whole link from the email. If you signed up more than once, only the "
-          "link in the latest email works."),
-    ], status=404, link=sign_up_again_link())
+class ConfirmSignupView(LinkView):
+    link = confirmation.LINK
+    use = staticmethod(confirmation.confirm)
+    button = gettext_lazy("Confirm my signup")
+    headings = {
+        LinkState.UNUSED: gettext_lazy("Confirm your signup"),
+        LinkState.CONFIRMED: gettext_lazy("Your signup is confirmed"),
+        LinkState.USED: gettext_lazy("Your signup is already confirmed"),
+    }
+    texts = {
+        LinkState.UNUSED: gettext_lazy("Press the button to confirm that you want emails about the EverXCloud launch "
+                                       "at this address."),
+        LinkState.CONFIRMED: gettext_lazy("Thank you. We will email you when the EverXCloud spot market opens. Every "
+                                          "email has a link to unsubscribe."),
+        LinkState.USED: gettext_lazy("This link has been used already, so there is nothing more to do. We will email "
+                                     "you when the EverXCloud spot market opens."),
+        LinkState.EXPIRED: ngettext_lazy(
+            "Confirmation links work once, for %(days)d day. If you already confirmed, there is nothing more to do; "
+            "otherwise, sign up again to receive a new link.",
+            "Confirmation links work once, for %(days)d days. If you already confirmed, there is nothing more to "
+            "do; otherwise, sign up again to receive a new link.", "days"),
+        LinkState.UNKNOWN: gettext_lazy("Check that you opened the whole link from the email. If you signed up more "
+                                        "than once, only the link in the latest email works."),
+    }
+
+    def text_values(self, signup):
+        return {"days": VALID_FOR.days}
+
+    def onward(self, state, signup):
+        return {"next_steps": [*alert_steps(signup), calculator_step()]}
+
+    def again_link(self, signup):
+        return sign_up_again_link()
 
 
-# The token in the link is the credential: a POST needs no CSRF token (nor the cookie that carries it).
-@csrf_exempt
-@allow_methods("GET", "HEAD", "POST")
-def confirm(request, token):
-    state = confirmation.confirm(token) if request.method == "POST" else confirmation.link_state(token)
-    signup = confirmation.signup_for(token) if state in (confirmation.LinkState.CONFIRMED,
-                                                         confirmation.LinkState.USED) else None
-    return confirmation_page(request, state, signup)
+confirm = ConfirmSignupView.as_view()
 
 
 # RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to the link, with no cookie or CSRF
