@@ -9,7 +9,7 @@ from optin.confirmation import LinkState
 from optin.tokens import MAX_TOKEN_LENGTH, new_token
 from signups.views import ConfirmSignupView
 
-from .localized_urls import url_in
+from ..localized_urls import url_in
 
 LINK_PAGES = ("signups:confirm", "alerts:price_alert_confirm", "alerts:price_alert_renew")
 VIEWS = (ConfirmSignupView, ConfirmPriceAlertView, RenewPriceAlertView)
