@@ -18,7 +18,8 @@ NOT_VALID = {"es": "Este enlace no es válido", "en": "This link is not valid"}
 
 
 @pytest.mark.parametrize("view_name", LINK_PAGES)
-@pytest.mark.parametrize("token", [new_token(), "x" * (MAX_TOKEN_LENGTH + 1), "%00"])
+@pytest.mark.parametrize("token", [new_token(), "x" * (MAX_TOKEN_LENGTH + 1), "%00"],
+                         ids=["unknown", "too-long", "malformed"])
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_a_link_that_is_not_ours_gets_the_not_valid_page(client, db, view_name, token, method):
     for language, heading in NOT_VALID.items():
