@@ -1,18 +1,19 @@
 """The catalogue's admin: GPUs with their translation tabs, and model presets. What happens when an editor changes a
-price (a point of its history, the event to the apps above) and the price import page are added by ``prices.admin``,
-which registers this admin again with them."""
+price (a point of its history, the event to the apps above) and the price import page are added by ``prices.admin``
+through the GPU admin's extension points (``staff.admin_site.ExtensibleModelAdmin``)."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from staff.admin_preview import preview_links
+from staff.admin_site import ExtensibleModelAdmin
 
 from .admin_forms import GPUAdminForm
 from .models import GPU, ModelPreset
 
 
 @admin.register(GPU)
-class GPUAdmin(TabbedTranslationAdmin):
+class GPUAdmin(ExtensibleModelAdmin, TabbedTranslationAdmin):
     form = GPUAdminForm
     list_display = ("name", "vendor", "memory_gb", "bandwidth_gbs", "price_usd_per_hour", "price_updated_at")
     list_filter = ("vendor", "architecture", "memory_type")

@@ -2,15 +2,13 @@
 The Editors group, and any staff member who is not a superuser, is refused (403).
 
 The page hangs under the signups' list (``/admin/signups/signup/demand/``, where the founders look for it): this
-app, above signups, registers the signups' admin again with the page added, so signups names no demand."""
+app, above signups, adds it through the signups' admin's extension points, so signups names no demand."""
 import csv
 
 from babel.dates import format_skeleton
-from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -21,6 +19,7 @@ from core.csv_cells import spreadsheet_safe
 from core.formatting import babel_locale, format_usd
 from signups.admin import SignupAdmin
 from signups.models import Signup
+from staff.admin_site import AddedView
 from workloads.models import Workload
 
 from . import figures
@@ -79,79 +78,67 @@ def weekly_chart(table):
             "height": base + CHART_BOTTOM, "label_y": base + 16}
 
 
-class DemandPageMixin:
-    """Adds the demand page and its CSV export to a ModelAdmin's URLs."""
-
-    def get_urls(self):
-        return [
-            path("demand/", self.admin_site.admin_view(self.demand_view), name=PAGE_URL_NAME),
-            path("demand/csv/", self.admin_site.admin_view(self.demand_csv_view), name=CSV_URL_NAME),
-            *super().get_urls(),
-        ]
-
-    def demand_view(self, request):
-        if not may_view_demand(request):
-            raise PermissionDenied
-        demand = figures.demand()
-        names = self.group_names()
-        tables = [{
-            "key": table.key,
-            "heading": table.heading,
-            "groups": [group_label(table.key, group, names[table.key]) for group in table.groups],
-            "weeks": [(date_format(week, "DATE_FORMAT"), cells) for week, cells in table.weeks],
-            "totals": table.totals,
-        } for table in demand.signup_tables]
-        alerts = [{
-            "gpu": row.gpu_name,
-            "confirmed": row.confirmed,
-            "price": price_text(row.price) if row.price is not None else None,
-            "bands": [row.bands[band.key] for band in figures.BANDS] if row.bands else None,
-            "median": price_text(row.median_target),
-        } for row in demand.alert_rows]
-        pages, languages = dict(SIGNUP_VIA_PAGES), names["language"]
-        origins = [{
-            "page": pages.get(row.via, row.via) if row.via else gettext("no page recorded"),
-            "gpu": row.gpu_name or gettext("none chosen"),
-            "language": languages.get(row.language, row.language),
-            "confirmed": row.confirmed,
-            "all": row.total,
-        } for row in demand.origin_rows]
-        return TemplateResponse(request, "admin/demand/demand.html", {
-            "supply": {"rows": [{**vars(row), "label": supply_label(row)} for row in demand.supply.rows],
-                       "unstructured": demand.supply.unstructured_applications},
-            **self.admin_site.each_context(request),
-            "title": gettext("Demand"),
-            "opts": self.model._meta,
-            "tables": tables,
-            "chart": weekly_chart(next(table for table in demand.signup_tables if table.key == "currency")),
-            "alerts": alerts,
-            "origins": origins,
-            "bands": [band.label for band in figures.BANDS],
-        })
-
-    def demand_csv_view(self, request):
-        if not may_view_demand(request):
-            raise PermissionDenied
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="demand-{timezone.now():%Y%m%d-%H%M}.csv"'
-        writer = csv.writer(response)
-        for row in figures.csv_rows(figures.demand()):
-            writer.writerow([spreadsheet_safe(value) for value in row])
-        return response
-
-    def group_names(self):
-        """The name of each group a table shows: workload titles, currency and language names."""
-        return {
-            "workload": dict(Workload.objects.values_list("key", "title")),
-            "currency": dict(Signup.Currency.choices),
-            "language": dict(Signup._meta.get_field("language").choices),
-        }
+def demand_view(model_admin, request):
+    if not may_view_demand(request):
+        raise PermissionDenied
+    demand = figures.demand()
+    names = group_names()
+    tables = [{
+        "key": table.key,
+        "heading": table.heading,
+        "groups": [group_label(table.key, group, names[table.key]) for group in table.groups],
+        "weeks": [(date_format(week, "DATE_FORMAT"), cells) for week, cells in table.weeks],
+        "totals": table.totals,
+    } for table in demand.signup_tables]
+    alerts = [{
+        "gpu": row.gpu_name,
+        "confirmed": row.confirmed,
+        "price": price_text(row.price) if row.price is not None else None,
+        "bands": [row.bands[band.key] for band in figures.BANDS] if row.bands else None,
+        "median": price_text(row.median_target),
+    } for row in demand.alert_rows]
+    pages, languages = dict(SIGNUP_VIA_PAGES), names["language"]
+    origins = [{
+        "page": pages.get(row.via, row.via) if row.via else gettext("no page recorded"),
+        "gpu": row.gpu_name or gettext("none chosen"),
+        "language": languages.get(row.language, row.language),
+        "confirmed": row.confirmed,
+        "all": row.total,
+    } for row in demand.origin_rows]
+    return TemplateResponse(request, "admin/demand/demand.html", {
+        "supply": {"rows": [{**vars(row), "label": supply_label(row)} for row in demand.supply.rows],
+                   "unstructured": demand.supply.unstructured_applications},
+        **model_admin.admin_site.each_context(request),
+        "title": gettext("Demand"),
+        "opts": model_admin.model._meta,
+        "tables": tables,
+        "chart": weekly_chart(next(table for table in demand.signup_tables if table.key == "currency")),
+        "alerts": alerts,
+        "origins": origins,
+        "bands": [band.label for band in figures.BANDS],
+    })
 
 
+def demand_csv_view(model_admin, request):
+    if not may_view_demand(request):
+        raise PermissionDenied
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="demand-{timezone.now():%Y%m%d-%H%M}.csv"'
+    writer = csv.writer(response)
+    for row in figures.csv_rows(figures.demand()):
+        writer.writerow([spreadsheet_safe(value) for value in row])
+    return response
 
-class SignupWithDemandAdmin(DemandPageMixin, SignupAdmin):
-    """The signups' admin (``signups.admin``) with the founders' demand page under it."""
+
+def group_names():
+    """The name of each group a table shows: workload titles, currency and language names."""
+    return {
+        "workload": dict(Workload.objects.values_list("key", "title")),
+        "currency": dict(Signup.Currency.choices),
+        "language": dict(Signup._meta.get_field("language").choices),
+    }
 
 
-admin.site.unregister(Signup)
-admin.site.register(Signup, SignupWithDemandAdmin)
+# Under the signups' list, and listed with the signups in the admin's index, for those who may see it.
+SignupAdmin.add_view(AddedView("demand/", PAGE_URL_NAME, demand_view, index_name=PAGE_NAME, may_view=may_view_demand))
+SignupAdmin.add_view(AddedView("demand/csv/", CSV_URL_NAME, demand_csv_view))

@@ -8,11 +8,3 @@ class DemandConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "demand"
-
-    def ready(self):
-        from staff.admin_site import AdminPage, register_admin_page
-
-        from .admin import PAGE_NAME, PAGE_URL_NAME, may_view_demand
-
-        # Listed with the signups in the admin's index, for those who may see it.
-        register_admin_page(AdminPage("signups", PAGE_NAME, PAGE_URL_NAME, may_view_demand))

@@ -13,6 +13,7 @@ from core.csv_cells import spreadsheet_safe
 from optin import addresses
 from optin.admin import AddressSearchMixin
 from optin.erasure import erase_person
+from staff.admin_site import ExtensibleModelAdmin
 
 from .models import Signup
 
@@ -103,9 +104,9 @@ class ConsentRecordAdmin(AddressSearchMixin, ErasePersonalDataMixin, admin.Model
 
 
 @admin.register(Signup)
-class SignupAdmin(ConsentRecordAdmin):
+class SignupAdmin(ExtensibleModelAdmin, ConsentRecordAdmin):
     """Read only: what a visitor submitted, and the evidence of their consent, is not for editing. The founders'
-    demand page (aggregates only) hangs under it: the ``demand`` app, above this one, adds it."""
+    demand page (aggregates only) hangs under it: the ``demand`` app, above this one, adds it (``add_view``)."""
 
     list_display = (
         "email", "currency", "language", "workload", "signed_up_at", "is_confirmed",

@@ -1,6 +1,8 @@
-"""The editors' admin: Django's admin with pages of the apps' own listed beside their models. Its login
-asks for a second factor (``staff.staff_login``) and is guarded by django-axes (``staff.login_lockout``)."""
+"""The editors' admin: Django's admin, whose model admins the apps above extend (pages of their own, listed beside
+the models; a step around an editor's save) instead of registering them again. Its login asks for a second factor
+(``staff.staff_login``) and is guarded by django-axes (``staff.login_lockout``)."""
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 from django.conf import settings
@@ -8,28 +10,62 @@ from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, ValidationError
 from django.db.models.base import ModelBase
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy
 from modeltranslation.utils import build_localized_fieldname
 
 
-class AdminPage(NamedTuple):
-    """A page of an app's own in the admin (not a model's list), listed with the app's models on the index for
-    those ``may_view(request)`` lets in."""
-    app_label: str
-    name: str
-    url_name: str  # in the admin's namespace
-    may_view: Callable
+class AddedView(NamedTuple):
+    """A page an app above adds under a lower app's model admin (``ExtensibleModelAdmin.add_view``): served at
+    ``route`` under the model's admin URLs as ``url_name`` (in the admin's namespace) by ``view(model_admin,
+    request)``; with ``button``, linked above the model's list; with ``index_name``, listed beside the model on
+    the admin's index for those ``may_view(request)`` lets in."""
+    route: str
+    url_name: str
+    view: Callable
+    button: str | None = None
+    index_name: str | None = None
+    may_view: Callable | None = None
 
 
-_admin_pages = []
+class ExtensibleModelAdmin:
+    """A model admin mixin for the lower app that owns the model: the apps above extend its admin from their own
+    ``admin.py`` instead of registering it again (which made the result depend on the order of INSTALLED_APPS).
+    ``add_view`` adds a page under its URLs; ``add_save_step`` wraps an editor's save with a step of their own,
+    called as ``step(model_admin, request, obj, form, change, save)``, which calls ``save()`` once."""
 
+    added_views = ()
+    save_steps = ()
+    change_list_template = "admin/change_list_with_added_views.html"
 
-def register_admin_page(page):
-    """Called from an app's ``AppConfig.ready()``: staff names no app above it."""
-    if page not in _admin_pages:
-        _admin_pages.append(page)
+    @classmethod
+    def add_view(cls, view):
+        if view not in cls.added_views:
+            cls.added_views = (*cls.added_views, view)
+
+    @classmethod
+    def add_save_step(cls, step):
+        if step not in cls.save_steps:
+            cls.save_steps = (*cls.save_steps, step)
+
+    def get_urls(self):
+        return [
+            *(path(view.route, self.admin_site.admin_view(partial(view.view, self)), name=view.url_name)
+              for view in self.added_views),
+            *super().get_urls(),
+        ]
+
+    def changelist_view(self, request, extra_context=None):
+        buttons = [(view.button, reverse(f"{self.admin_site.name}:{view.url_name}"))
+                   for view in self.added_views if view.button]
+        return super().changelist_view(request, {**(extra_context or {}), "added_view_buttons": buttons})
+
+    def save_model(self, request, obj, form, change):
+        save = partial(super().save_model, request, obj, form, change)
+        for step in reversed(self.save_steps):
+            save = partial(step, self, request, obj, form, change, save)
+        save()
 
 
 class ModelErrorsOnFormFields:
@@ -105,13 +141,17 @@ class EverXAdminSite(admin.AdminSite):
                 inline.form = with_model_errors_on_form_fields(inline.form)
 
     def get_app_list(self, request, app_label=None):
+        """The models of each app, and beside them the pages added under their admins that name an index entry
+        (``AddedView.index_name``), for those who may view them."""
         app_list = super().get_app_list(request, app_label)
-        for app in app_list:
-            for page in _admin_pages:
-                if page.app_label == app["app_label"] and page.may_view(request):
+        apps = {app["app_label"]: app for app in app_list}
+        for model, model_admin in self._registry.items():
+            for view in getattr(model_admin, "added_views", ()):
+                app = apps.get(model._meta.app_label)
+                if app and view.index_name and view.may_view(request):
                     app["models"].append({
-                        "name": page.name, "object_name": page.url_name, "view_only": True, "add_url": None,
-                        "admin_url": reverse(f"{self.name}:{page.url_name}"), "perms": {"view": True},
+                        "name": view.index_name, "object_name": view.url_name, "view_only": True, "add_url": None,
+                        "admin_url": reverse(f"{self.name}:{view.url_name}"), "perms": {"view": True},
                     })
         return app_list
 

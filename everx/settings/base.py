@@ -66,7 +66,7 @@ INSTALLED_APPS = [
     # The one double opt-in (outbox, mail budget, erasure) every form that mails builds on.
     "optin",
     "catalog",
-    # After the catalogue: its admin registers the GPU admin again with the price edit and import.
+    # Above the catalogue: its admin adds the price edit and import to the GPU admin (its extension points).
     "prices",
     "open_data",
     "estimator",
