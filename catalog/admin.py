@@ -1,4 +1,4 @@
-"""The catalogue's admin: GPUs with their translation tabs, and model presets. What happens when an editor changes a
+"""The catalogue's admin: GPUs with their translation tabs. What happens when an editor changes a
 price (a point of its history, the event to the apps above) and the price import page are added by ``prices.admin``
 through the GPU admin's extension points (``staff.admin_site.ExtensibleModelAdmin``)."""
 from django.contrib import admin
@@ -9,7 +9,7 @@ from staff.admin_preview import preview_links
 from staff.admin_site import ExtensibleModelAdmin
 
 from .admin_forms import GPUAdminForm
-from .models import GPU, ModelPreset
+from .models import GPU
 
 
 @admin.register(GPU)
@@ -37,10 +37,3 @@ class GPUAdmin(ExtensibleModelAdmin, TabbedTranslationAdmin):
     @admin.display(description=_("public pages"))
     def public_pages(self, gpu):
         return preview_links(gpu)
-
-
-@admin.register(ModelPreset)
-class ModelPresetAdmin(admin.ModelAdmin):
-    list_display = ("name", "billion_params", "layers", "kv_heads", "head_dim")
-    search_fields = ("name", "slug")
-    prepopulated_fields = {"slug": ("name",)}

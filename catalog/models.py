@@ -195,46 +195,6 @@ class GPU(models.Model):
         return language_codes()
 
 
-class ModelPreset(models.Model):
-    """A public language model whose shape the sizing calculator offers for its KV cache estimate."""
-
-    slug = models.SlugField(_("slug"), max_length=60, unique=True)
-    name = models.CharField(_("name"), max_length=80)
-    billion_params = models.DecimalField(
-        _("model size"), max_digits=7, decimal_places=1, validators=[MinValueValidator(Decimal("0.1"))],
-        help_text=_("Billions of parameters."),
-    )
-    active_billion_params = models.DecimalField(
-        _("active parameters"), max_digits=7, decimal_places=1, null=True, blank=True,
-        validators=[MinValueValidator(Decimal("0.1"))],
-        help_text=_("Mixture-of-experts models: billions of parameters each token uses. Empty for a dense model."),
-    )
-    layers = models.PositiveSmallIntegerField(_("layers"), validators=[MinValueValidator(1)])
-    kv_heads = models.PositiveSmallIntegerField(
-        _("KV heads"), validators=[MinValueValidator(1)], help_text=_("Key and value heads per layer."),
-    )
-    head_dim = models.PositiveSmallIntegerField(_("head dimension"), validators=[MinValueValidator(1)])
-
-    class Meta:
-        verbose_name = _("model preset")
-        verbose_name_plural = _("model presets")
-        ordering = ["billion_params", "name"]
-
-    def __str__(self):
-        return self.name
-
-    def clean(self):
-        if self.active_billion_params is not None and self.billion_params is not None \
-                and self.active_billion_params > self.billion_params:
-            raise ValidationError({"active_billion_params": _(
-                "The active parameters cannot exceed the model's total parameters.")})
-
-    @property
-    def compute_billion_params(self):
-        """The parameters each token uses: the active ones of a mixture of experts, else all of them."""
-        return self.active_billion_params or self.billion_params
-
-
 class PricePoint(models.Model):
     """One price of a GPU at a time, as it came in: the GPU's history. The current price stays on the GPU;
     a point older than it (an older price file) is history only. An empty price is an offer withdrawn."""

@@ -2,8 +2,11 @@ from django.apps import AppConfig
 
 
 class EstimatorConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
     name = "estimator"
     verbose_name = "Estimator"
+    # Page content (core.content_models): a change bumps the content version; editors may change it.
+    content_models = ("ModelPreset",)
 
     def ready(self):
         from core.public_pages import register

@@ -1,10 +1,10 @@
 """Load the calculator's model presets of ``estimator/data/model_presets.csv`` (``estimator/data/README.md`` says
-where each shape comes from) into the catalogue's ``ModelPreset`` rows, which the calculator alone reads."""
+where each shape comes from) into the ``ModelPreset`` rows, which the calculator alone reads."""
 import csv
 from decimal import Decimal
 from pathlib import Path
 
-from catalog.models import ModelPreset
+from .models import ModelPreset
 
 MODEL_PRESETS_CSV = Path(__file__).resolve().parent / "data" / "model_presets.csv"
 

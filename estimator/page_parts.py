@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 
 from catalog.current_gpus import current_gpus
-from catalog.models import ModelPreset
 from core.per_version import PerContentVersion
+
+from .models import ModelPreset
 
 
 @dataclass

@@ -17,13 +17,14 @@ from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 
 from catalog.catalogue import priced_gpus
-from catalog.models import GPU, ModelPreset
+from catalog.models import GPU
 from catalog.views import query_paths
 from core import remembered_markup as remembered_markup_module
 from core import site_parts
 from core.content_version import bump_content_version
 from core.pages import page_context
 from core.remembered_markup import RememberedMarkup, frozen, remembered_markup, render_remembered_around, with_hole
+from estimator.models import ModelPreset
 from workloads.models import Workload
 
 from ..html import parse

@@ -10,10 +10,10 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from catalog.loading import GPUS_CSV
-from catalog.models import ModelPreset
 from catalog.sizing_methods import SIZING_METHODS
 from estimator.fit import SERVING_FORMATS
 from estimator.loading import load_model_presets, read_model_presets
+from estimator.models import ModelPreset
 
 from .. import expected_estimates
 from ..deck import deck_pages, squash

@@ -21,9 +21,10 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.text import capfirst
 
-from catalog.models import GPU, ModelPreset
+from catalog.models import GPU
 from catalog.specs import SPECS
 from company.models import LegalPage
+from estimator.models import ModelPreset
 from staff.admin_site import ModelErrorsOnFormFields, with_model_errors_on_form_fields
 from workloads.models import Workload, WorkloadColumn
 
