@@ -8,10 +8,9 @@ of them (no CSRF token: a form on it is a GET form leading to the app's own page
 
 The signup action (``{% gpu_signup_action gpu via="catalogue" %}``, with ``count=8`` for a configuration) is
 the one primary action beside a GPU's price on any page: a link to the signup form with the GPU preselected.
-The page that shows it names itself with one of ``SIGNUP_VIA_PAGES``; the signup records that key."""
+The page that shows it names itself with a key the signups know (``signups.signup_actions.SIGNUP_VIA_PAGES``);
+the signup records that key."""
 from dataclasses import dataclass
-
-from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
@@ -19,17 +18,6 @@ class Fragment:
     template_name: str
     context: dict
 
-
-# The pages that may carry the signup action, by the key the signup records (``via``), with the name the
-# demand report shows. Keys, not paths: the report counts per kind of page, in every language.
-SIGNUP_VIA_PAGES = {
-    "gpu-page": _("GPU page"),
-    "catalogue": _("GPU catalogue"),
-    "compare": _("GPU comparison"),
-    "workload": _("workload table"),
-    "calculator": _("calculator"),
-    "home": _("home page"),
-}
 
 _panel_providers = []
 _row_link_providers = []
@@ -51,9 +39,9 @@ def register_row_link(provider):
 
 
 def register_signup_action(provider):
-    """Add ``provider``: a function of a GPU, a page key (one of ``SIGNUP_VIA_PAGES``), a GPU count (an int, or
-    None) and a style (``"link"`` or ``"button"``) that returns a Fragment, or None. It runs once per row: no
-    queries, and nothing that depends on the visitor (the page is cached for everyone)."""
+    """Add ``provider``: a function of a GPU, a page key, a GPU count (an int, or None) and a style (``"link"`` or
+    ``"button"``) that returns a Fragment, or None, and refuses a page key it does not know (``ValueError``). It
+    runs once per row: no queries, and nothing that depends on the visitor (the page is cached for everyone)."""
     if provider not in _signup_action_providers:
         _signup_action_providers.append(provider)
 
@@ -68,9 +56,8 @@ def row_links(gpu, usd_per_hour):
 
 def signup_actions(gpu, via, count=None, style="link"):
     """The signup actions for ``gpu`` (anything with ``slug`` and ``name``; None: a row without a GPU gets none).
-    A page key or style not listed here is a mistake in a template, refused loudly (tests render every page)."""
-    if via not in SIGNUP_VIA_PAGES:
-        raise ValueError(f"Unknown signup page key {via!r}: add it to SIGNUP_VIA_PAGES.")
+    A style not listed here, or a page key the provider does not know, is a mistake in a template, refused loudly
+    (tests render every page)."""
     if style not in ("link", "button"):
         raise ValueError(f"Unknown signup action style {style!r}.")
     if gpu is None:

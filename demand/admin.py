@@ -14,11 +14,11 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from core.csv_cells import spreadsheet_safe
 from core.formatting import babel_locale, format_usd
 from signups.admin import SignupAdmin
 from signups.models import Signup
+from signups.signup_actions import SIGNUP_VIA_PAGES
 from staff.admin_site import AddedView
 from workloads.models import Workload
 

@@ -7,7 +7,6 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
-from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
 from company.models import LegalPage
 from core.pages import language_codes, language_name
@@ -16,6 +15,7 @@ from optin import addresses
 from workloads.models import Workload
 
 from .models import MAX_SIGNUP_GPU_COUNT, Signup
+from .signup_actions import SIGNUP_VIA_PAGES
 from .site_paths import site_path
 
 

@@ -7,11 +7,12 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
 from optin.consent_records import ConsentEvidence, consent_record_field
 from optin.models import ConfirmationToken
 from workloads.models import Workload
+
+from .signup_actions import SIGNUP_VIA_PAGES
 
 # The largest GPU count a signup action may carry: more than any configuration the calculator recommends.
 MAX_SIGNUP_GPU_COUNT = 4096

@@ -7,8 +7,20 @@ are all the page knows."""
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from catalog.gpu_page_panels import Fragment
+
+# The pages that may carry the signup action, by the key the signup records (``via``), with the name the
+# demand report shows. Keys, not paths: the report counts per kind of page, in every language.
+SIGNUP_VIA_PAGES = {
+    "gpu-page": _("GPU page"),
+    "catalogue": _("GPU catalogue"),
+    "compare": _("GPU comparison"),
+    "workload": _("workload table"),
+    "calculator": _("calculator"),
+    "home": _("home page"),
+}
 
 
 def signup_url(gpu, via, count=None):
@@ -19,6 +31,10 @@ def signup_url(gpu, via, count=None):
 
 
 def signup_action(gpu, via, count=None, style="link"):
+    """The link beside a GPU's price on the page ``via``; a key not in ``SIGNUP_VIA_PAGES`` is a mistake in a
+    template, refused loudly (tests render every page)."""
+    if via not in SIGNUP_VIA_PAGES:
+        raise ValueError(f"Unknown signup page key {via!r}: add it to SIGNUP_VIA_PAGES.")
     return Fragment("signups/includes/signup_action.html", {
         "url": signup_url(gpu, via, count), "gpu": gpu.name, "style": style,
     })

@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from catalog.gpu_page_panels import SIGNUP_VIA_PAGES
 from catalog.models import GPU
 from demand import figures
 from signups.models import Signup
+from signups.signup_actions import SIGNUP_VIA_PAGES
 
 from ..html import Page
 from ..languages import LANGUAGES
