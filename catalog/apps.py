@@ -6,10 +6,3 @@ class CatalogConfig(AppConfig):
     name = 'catalog'
     # Page content (core.content_models): a change bumps the content version; editors may change it.
     content_models = ("GPU", "PricePoint")
-
-    def ready(self):
-        from core.public_pages import register
-
-        from .public_pages import catalog_pages
-
-        register(catalog_pages)

@@ -18,13 +18,10 @@ class CompanyConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save, pre_delete
 
         from core.content_version import content_changed
-        from core.public_pages import register
 
         from . import checks  # noqa: F401  (registers the deploy check)
         from .models import LegalPage, OperatorRecord, Recipient, refuse_legal_page_deletion
-        from .public_pages import legal_pages
 
-        register(legal_pages)
         pre_delete.connect(refuse_legal_page_deletion, sender=LegalPage, dispatch_uid="legal-pages-kept")
 
         # Every legal page shows the record: a change makes every cached page fresh. Not a content model

@@ -10,13 +10,8 @@ class OpenDataConfig(AppConfig):
     name = "open_data"
 
     def ready(self):
-        from core.public_pages import allow_robots, register
         from core.site_parts import register_link
 
-        from .public_pages import open_data_pages, robots_paths
-
-        register(open_data_pages)
-        allow_robots(robots_paths)
         # The catalogue links the files and their documentation by these keys (catalog is below open_data).
         register_link("open_data_json", "data:gpus_json")
         register_link("open_data_csv", "data:gpus_csv")

@@ -12,15 +12,12 @@ class ProvidersConfig(AppConfig):
     content_models = ("ProviderPageText",)
 
     def ready(self):
-        from core.public_pages import register
         from optin import consent_records, erasure, origins, worker
         from signups.site_paths import register_form_page
 
         from .applications import apply_requests
         from .models import ApplicationRequest, ProviderApplication
-        from .public_pages import provider_pages
 
-        register(provider_pages)
         register_form_page("providers:application")
         consent_records.register_evidence_holder(ProviderApplication)
         erasure.register_address_holder(ProviderApplication, admin_history=True)

@@ -6,7 +6,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from core.pages import urls_by_language
 from core.per_version import PerContentVersion
-from core.public_pages import public_pages
+from core.sitemaps import public_pages
 
 MAX_LENGTH = 300
 # The forms' own pages (not in the sitemap), by URL name: a form of an app above registers its own

@@ -11,13 +11,10 @@ class StorefrontConfig(AppConfig):
     content_models = ("LandingPage", "FeaturedGPU", "RenterStep", "ProviderStep", "LandingFact", "LandingFAQ")
 
     def ready(self):
-        from core.public_pages import register
         from core.site_parts import register_link, register_region
 
-        from .public_pages import home_page
         from .templatetags.navigation import site_footer, site_header
 
-        register(home_page)
         # Every page's header and footer, and the links lower pages show to pages above them (core's error pages
         # to the home page, the workload pages' calls to action to the signup forms): chosen here, at the top.
         register_region("header", "includes/storefront/header.html", site_header)

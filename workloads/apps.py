@@ -9,11 +9,8 @@ class WorkloadsConfig(AppConfig):
 
     def ready(self):
         from catalog import gpu_tables
-        from core.public_pages import register
 
-        from .public_pages import workload_pages
         from .snapshot import published_gpu_tables
 
-        register(workload_pages)
         # A GPU's page shows its rows of the workload tables; the comparison offers their sizing columns.
         gpu_tables.register(published_gpu_tables)

@@ -1,4 +1,4 @@
-"""The page a visitor came to a form from is one of the site's public pages (``core.public_pages``), the
+"""The page a visitor came to a form from is one of the site's public pages (``core.sitemaps``), the
 set worked out once per content version in each process: a change to the pages counts once it is saved."""
 from django.db import connection
 from django.test.utils import CaptureQueriesContext

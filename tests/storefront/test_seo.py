@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
+from django.test import override_settings
 from django.urls import reverse
 
 from catalog.models import GPU
@@ -73,6 +74,19 @@ def test_robots_txt_names_the_sitemap(client, db):
     response = client.get("/robots.txt")
     assert response.status_code == 200
     assert f"Sitemap: {settings.SITE_URL}/sitemap.xml" in response.content.decode()
+
+
+def test_a_sitemap_page_number_it_does_not_have_is_no_error(client, launch_content):
+    whole = client.get("/sitemap.xml").content
+    queries = ("p=1", "p=2", "p=x", "p=-1", "p=99999999999999999999")
+    # The cached sitemap answers any query: the page cache keys it by its path alone.
+    assert {client.get(f"/sitemap.xml?{query}").content for query in queries} == {whole}
+    # Rendered, Django's view refuses a page it does not have.
+    with override_settings(PAGE_CACHE_ENABLED=False):
+        answers = {query: client.get(f"/sitemap.xml?{query}") for query in queries}
+    assert {query: response.status_code for query, response in answers.items()} == {
+        "p=1": 200, "p=2": 404, "p=x": 404, "p=-1": 404, "p=99999999999999999999": 404}
+    assert answers["p=1"].content == whole
 
 
 def structured(client, path):

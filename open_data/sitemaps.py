@@ -1,11 +1,13 @@
-"""This app's public page (the feed's documentation, in every language) and what robots.txt allows."""
+"""This app's section of the sitemap (the feed's documentation, in every language) and what robots.txt allows."""
 from django.urls import reverse
 
 from core.pages import urls_by_language
+from core.sitemaps import PagesSitemap
 
 
-def open_data_pages():
-    yield urls_by_language("open_data:docs")
+class OpenDataSitemap(PagesSitemap):
+    def pages(self):
+        yield urls_by_language("open_data:docs")
 
 
 def robots_paths():
