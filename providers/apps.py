@@ -13,12 +13,10 @@ class ProvidersConfig(AppConfig):
 
     def ready(self):
         from optin import consent_records, erasure, origins, worker
-        from signups.site_paths import register_form_page
 
         from .applications import apply_requests
         from .models import ApplicationRequest, ProviderApplication
 
-        register_form_page("providers:application")
         consent_records.register_evidence_holder(ProviderApplication)
         erasure.register_address_holder(ProviderApplication, admin_history=True)
         erasure.register_address_holder(ApplicationRequest, admin_history=False)

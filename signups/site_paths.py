@@ -2,6 +2,7 @@
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from django.urls import URLResolver, get_resolver
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from core.pages import urls_by_language
@@ -9,15 +10,20 @@ from core.per_version import PerContentVersion
 from core.sitemaps import public_pages
 
 MAX_LENGTH = 300
-# The forms' own pages (not in the sitemap), by URL name: a form of an app above registers its own
-# (``register_form_page``).
-_form_view_names = ["signups:signup"]
 
 
-def register_form_page(view_name):
-    """Called from an app's ``AppConfig.ready()``: the page of its form is a page a visitor may come from."""
-    if view_name not in _form_view_names:
-        _form_view_names.append(view_name)
+def form_view_names(patterns=None):
+    """The URL names of the public forms' own pages (not in the sitemap), as the URLconf serves them: every view
+    built on ``views.PublicFormView`` at an address without arguments (the signup, and the forms of the apps
+    above, such as the provider application; not a form per GPU, such as the price alert's)."""
+    from .views import PublicFormView  # the views import this module
+
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            yield from form_view_names(pattern.url_patterns)
+        elif (issubclass(getattr(pattern.callback, "view_class", object), PublicFormView)
+              and not pattern.pattern.converters):
+            yield pattern.callback.view_class.view_name
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,7 @@ def load_real_paths(version):
     """Every public page (the sitemap's) and the forms, in every language: a path that merely matches a
     URL pattern (``/es/gpus/invented/``) is no page."""
     paths = {path for page in public_pages() for path in page.values()}
-    for view_name in _form_view_names:
+    for view_name in form_view_names():
         paths.update(urls_by_language(view_name).values())
     return RealPaths(version, frozenset(paths))
 

@@ -3,7 +3,8 @@ set worked out once per content version in each process: a change to the pages c
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from signups.site_paths import site_path
+from core.pages import urls_by_language
+from signups.site_paths import form_view_names, site_path
 from workloads.models import Workload
 
 CONTENT_TABLES = ("catalog_", "workloads_", "signups_", "storefront_")
@@ -28,3 +29,13 @@ def test_the_pages_are_not_read_again_while_the_content_is_unchanged(launch_cont
         assert site_path(path) == path
         assert site_path("/es/gpus/no-such-gpu/") is None
     assert not [query["sql"] for query in queries if any(table in query["sql"] for table in CONTENT_TABLES)]
+
+
+def test_the_public_forms_pages_count_and_their_thanks_pages_do_not(launch_content):
+    assert sorted(form_view_names()) == ["providers:application", "signups:signup"]
+    for view_name in ("signups:signup", "providers:application"):
+        for path in urls_by_language(view_name).values():
+            assert site_path(path) == path
+    for view_name in ("signups:signup_thanks", "providers:thanks"):
+        for path in urls_by_language(view_name).values():
+            assert site_path(path) is None
