@@ -5,7 +5,7 @@ and "cache": "failing": pages are still served, rendered from the database, so a
 keep sending visitors; the admin login is refused and form rate limits are not applied meanwhile.
 
 Apps above core add checks of their own (``register_check``, from their ``AppConfig.ready()``): a failing
-one also makes the status "degraded", never "unavailable". signups adds "mail_queue": failing while the
+one also makes the status "degraded", never "unavailable". optin adds "mail_queue": failing while the
 oldest mail waiting to be sent is older than MAIL_QUEUE_STALL_SECONDS (the mail worker stopped, or every
 attempt failing)."""
 import uuid
