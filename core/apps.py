@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class CoreConfig(AppConfig):
-    """Site-wide pieces: formatting per language, page alternates, the registry of public pages, caching and
+    """Site-wide pieces: formatting per language, page alternates, the sitemap sections' base class, caching and
     error pages."""
 
     default_auto_field = "django.db.models.BigAutoField"
