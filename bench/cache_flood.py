@@ -15,12 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import django_setup
+from bench.common import django_setup, print_cache_tables
 
 django_setup()
 
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import translation  # noqa: E402
 
@@ -45,22 +44,6 @@ def flood_paths(calculator, catalogue, compare):
             yield f"{catalogue}?min_memory={number}&sort=junk-{number}"
         else:
             yield f"{compare}?gpu=h100-sxm&gpu=junk-{number}"
-
-
-def cache_tables():
-    """Bytes on disk (table, TOAST and index) and rows of each cache table."""
-    figures = {}
-    with connection.cursor() as cursor:
-        for table in ("django_cache", "page_cache"):
-            cursor.execute(f"SELECT pg_total_relation_size('{table}'), count(*) FROM {table}")
-            figures[table] = cursor.fetchone()
-    return figures
-
-
-def print_tables(moment):
-    tables = cache_tables()
-    print(f"{moment:>16}: " + "; ".join(
-        f"{table} {size / 1e6:.2f} MB, {rows:,} rows" for table, (size, rows) in tables.items()))
 
 
 def get(url):
@@ -108,7 +91,7 @@ def main():
     with gunicorn_server(workers=2) as server:
         normal = server + calculator
         get(normal)
-        print_tables("before")
+        print_cache_tables("before")
         print_latency("before", sample_for(normal, SAMPLE_SECONDS))
 
         paths = list(flood_paths(calculator, catalogue, compare))
@@ -136,7 +119,7 @@ def main():
         print(f"{'flood':>16}: {len(paths):,} distinct URLs in {seconds:.1f} s from {FLOOD_CLIENTS} clients, "
               f"statuses {dict(sorted((s, statuses.count(s)) for s in set(statuses)))}, "
               f"p50 {statistics.median(flood_times):.1f} ms, p99 {percentile(flood_times, 0.99):.1f} ms")
-        print_tables("after the flood")
+        print_cache_tables("after the flood")
         print_latency("during", during)
         print_latency("after", sample_for(normal, SAMPLE_SECONDS))
 

@@ -41,3 +41,16 @@ def wrk(url, seconds=8, connections=16, threads=2):
         print(f"wrk {url}: {socket_errors.group(0)}")
     p99 = re.search(r"99%\s+([\d.]+\w+)", output).group(1)
     return {"rps": rate, "p99": p99, "non_2xx": int(errors.group(1)) if errors else 0}
+
+
+def print_cache_tables(moment):
+    """Bytes on disk (table, TOAST and index) and rows of each database cache table, on one line."""
+    from django.db import connection
+
+    figures = []
+    with connection.cursor() as cursor:
+        for table in ("django_cache", "page_cache"):
+            cursor.execute(f"SELECT pg_total_relation_size('{table}'), count(*) FROM {table}")
+            size, rows = cursor.fetchone()
+            figures.append(f"{table} {size / 1e6:.2f} MB, {rows:,} rows")
+    print(f"{moment:>16}: " + "; ".join(figures), flush=True)

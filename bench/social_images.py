@@ -18,12 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import django_setup
+from bench.common import django_setup, print_cache_tables
 
 django_setup()
 
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import translation  # noqa: E402
 
@@ -32,20 +31,6 @@ from tests.servers import gunicorn_server  # noqa: E402
 PAGES = 1200
 CLIENTS = 16
 OG_IMAGE = re.compile(r'<meta property="og:image" content="https?://[^/]+(/[^"]+)"')
-
-
-def cache_tables():
-    figures = {}
-    with connection.cursor() as cursor:
-        for table in ("django_cache", "page_cache"):
-            cursor.execute(f"SELECT pg_total_relation_size('{table}'), count(*) FROM {table}")
-            figures[table] = cursor.fetchone()
-    return figures
-
-
-def print_tables(moment):
-    print(f"{moment:>16}: " + "; ".join(
-        f"{table} {size / 1e6:.2f} MB, {rows:,} rows" for table, (size, rows) in cache_tables().items()), flush=True)
 
 
 def get(host, path, source=None):
@@ -73,7 +58,7 @@ def main():
     with gunicorn_server(workers=2, RENDER_RATE_LIMIT="0") as server:
         host = urllib.parse.urlsplit(server).netloc
         get(host, calculator)
-        print_tables("before")
+        print_cache_tables("before")
         images, statuses, image_times = set(), [], []
 
         def flood(share):
@@ -111,7 +96,7 @@ def main():
               f"clients: {len(images):,} distinct image URLs, statuses "
               f"{dict(sorted((s, statuses.count(s)) for s in set(statuses)))}, image p50 "
               f"{statistics.median(image_times):.1f} ms, p99 {percentile(image_times, 0.99):.1f} ms", flush=True)
-        print_tables("after the flood")
+        print_cache_tables("after the flood")
         print(f"{'during':>16}: normal page p50 {statistics.median(during):.1f} ms, p99 "
               f"{percentile(during, 0.99):.1f} ms ({len(during):,} requests)")
 

@@ -10,7 +10,6 @@ from fractions import Fraction
 
 from django.urls import path
 
-from core.exact_numbers import significant_decimal
 from open_data import document
 from open_data.http import open_data_file
 from open_data.views import json_response
@@ -23,15 +22,8 @@ from .published_runs import HELD_OUT
 from .serving_data import serving_data
 from .texts import published_checks
 from .training_json import estimate_document as training_document
+from .training_json import number
 from .training_memory import memory_figures
-
-# Figures are exact; written with this many significant digits (the page shows three).
-DIGITS = 12
-
-
-def number(value):
-    """An exact figure to ``DIGITS`` significant digits, or None: every estimate file's numbers."""
-    return significant_decimal(value, DIGITS)
 
 
 def refusal(form_class):

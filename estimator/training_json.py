@@ -15,6 +15,8 @@ SIGNIFICANT_DIGITS = 12
 
 
 def number(value):
+    """An exact figure to ``SIGNIFICANT_DIGITS`` significant digits (the page shows three), or None: every estimate
+    file's numbers."""
     return significant_decimal(value, SIGNIFICANT_DIGITS)
 
 

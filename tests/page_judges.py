@@ -88,6 +88,37 @@ def vnu_errors(bodies, directory, timeout=600):
             f" «{m.get('extract', '')}»" for m in messages]
 
 
+def bodies_of(client, paths):
+    """{path: HTML} of each path, each asserted to answer 200: what ``vnu_errors`` judges."""
+    bodies = {}
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        bodies[path] = response.content.decode()
+    return bodies
+
+
+def axe_walk(browser, base_url, paths, viewport, prepare=None):
+    """axe's problems, in light and dark, on each path at ``viewport`` (a name of ``VIEWPORTS``), and any page wider
+    than its screen (tables scroll inside their region; a page never scrolls sideways). ``prepare(page)`` runs on
+    each page before it is judged."""
+    context = axe_context(browser, viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    problems = []
+    try:
+        for path in paths:
+            assert page.goto(base_url + path).status == 200, path
+            if prepare:
+                prepare(page)
+            problems += axe_problems_in_each_scheme(page, path)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            if width > VIEWPORTS[viewport]["width"]:
+                problems.append(f"{path}: {width} px wide")
+    finally:
+        context.close()
+    return problems
+
+
 def box_in_first_screen(locator, viewport):
     """Whether ``locator``'s element lies wholly inside the first screen of ``viewport``, and its box."""
     box = locator.bounding_box()

@@ -3,7 +3,7 @@ Chromium reports them, plus the favicon it does not fetch. The page-weight gates
 import time
 import urllib.request
 from contextlib import contextmanager
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 # A first visit: at most 40 KB for the page and its assets, plus at most 60 KB for the brand font (issue 44).
 PAGE_BUDGET_BYTES = 40 * 1024
@@ -73,3 +73,14 @@ def first_visits(browser):
         yield visit
     finally:
         context.close()
+
+
+def first_visits_of(browser, server, paths):
+    """{path: {resource URL: bytes}} of a first visit of each path on ``server``, each asserted to fetch from that
+    host only."""
+    visits = {}
+    with first_visits(browser) as visit:
+        for path in paths:
+            visits[path] = visit(server + path)
+            assert {urlsplit(u).netloc for u in visits[path]} == {urlsplit(server).netloc}, path
+    return visits
