@@ -24,8 +24,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import translation  # noqa: E402
 
+from caching.content_version import bump_content_version  # noqa: E402
 from catalog.models import GPU  # noqa: E402
-from core.content_version import bump_content_version  # noqa: E402
 from tests.servers import gunicorn_server  # noqa: E402
 from workloads.models import Workload  # noqa: E402
 

@@ -4,8 +4,8 @@ from urllib.parse import urlsplit
 
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from caching.fragments import CachedContent
 from core.pages import urls_by_language
-from core.per_version import PerContentVersion
 from core.public_pages import public_pages
 
 MAX_LENGTH = 300
@@ -36,7 +36,7 @@ def load_real_paths(version):
 
 
 # Worked out once per content version in each process, not on every form a visitor sends.
-real_paths = PerContentVersion(load_real_paths)
+real_paths = CachedContent(load_real_paths)
 
 
 def site_path(candidate):

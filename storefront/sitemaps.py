@@ -5,7 +5,7 @@ from django.contrib.sitemaps import Sitemap
 from django.shortcuts import render
 from django.utils import translation
 
-from core.page_cache import cached_page
+from caching.pages import cached_page
 from core.pages import absolute_url, language_codes, x_default_path
 from core.public_pages import public_pages
 

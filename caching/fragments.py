@@ -1,0 +1,97 @@
+"""Rendered fragments and loaded content, in this process's ``memory`` cache (``caching.memory``).
+
+``cached(key, render)``: what ``render()`` returns, kept under a key the caller builds from everything the markup
+shows (a catalogue row: the content version, the language, the GPU, its price change). ``render_cached(template_name,
+context)``: a template whose output depends on nothing but its context, the language's translations and the URLs,
+rendered once per language and context. ``CachedBoundField``: a form field rendered once per look. ``CachedContent``:
+a value loaded once per content version."""
+import dataclasses
+import threading
+from decimal import Decimal
+
+from django.core.cache import caches
+from django.forms import BoundField
+from django.template.loader import render_to_string
+from django.utils.functional import Promise
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from .content_version import content_version
+
+PLAIN_VALUES = (type(None), bool, int, float, Decimal)
+
+
+def frozen(value):
+    """``value`` as a key equal only for values that render the same: plain values and strings (a safe string apart
+    from a plain one), in lists, tuples, dicts and frozen dataclasses. TypeError for anything else (a model instance
+    reads the database and its fields may change)."""
+    if isinstance(value, str):
+        return type(value).__name__, str(value)
+    if isinstance(value, Promise):  # a lazy translation: its text in the active language
+        return "lazy", str(value)
+    if isinstance(value, PLAIN_VALUES):
+        return type(value).__name__, value
+    if isinstance(value, (list, tuple)):
+        return "list", tuple(frozen(item) for item in value)
+    if isinstance(value, dict):  # in its order: a template may show a dict's items in order
+        return "dict", tuple((name, frozen(item)) for name, item in value.items())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
+        return type(value).__qualname__, frozen({field.name: getattr(value, field.name)
+                                                 for field in dataclasses.fields(value)})
+    raise TypeError(f"{type(value).__name__} is not a plain value")
+
+
+def cached(key, render):
+    """``render()``, kept under ``key`` (a tuple of plain values) until it is the least recently used."""
+    return caches["memory"].get_or_set(key, render)
+
+
+def render_cached(template_name, context):
+    """``render_to_string(template_name, context)`` once per language and context (every time when the context holds
+    a value ``frozen`` refuses)."""
+    try:
+        key = ("template", template_name, get_language(), frozen(context))
+    except TypeError:
+        return render_to_string(template_name, context)
+    return mark_safe(cached(key, lambda: render_to_string(template_name, context)))
+
+
+class CachedBoundField(BoundField):
+    """A form field whose field group and widget are rendered once per look (Django renders a field through half a
+    dozen templates). A form turns it on with ``bound_field_class = CachedBoundField``."""
+
+    def look(self):
+        """Everything the field's HTML is made of (Django's field, label, error and widget templates read no more)."""
+        field, errors = self.field, self.errors
+        return (
+            type(self.form), self.form.label_suffix, self.name,
+            self.html_name, self.auto_id, get_language(), str(self.label), str(self.help_text), field.required,
+            repr(self.initial), repr(self.value()), errors.error_class, errors.field_id,
+            tuple(str(error) for error in errors), tuple((str(value), str(label)) for value, label in
+                                                        getattr(field, "choices", ())),
+            tuple(sorted(field.widget.attrs.items())),
+        )
+
+    def as_field_group(self):
+        return cached(("field group", *self.look()), super().as_field_group)
+
+    def __str__(self):
+        return cached(("widget", *self.look()), super().__str__)
+
+
+class CachedContent:
+    """Calling it returns ``load(version, *args)`` for the current content version, loaded at most once per version
+    in this process (threads wait for the one loading); ``args`` are what the caller already fetched. ``load``
+    returns an object whose ``version`` attribute is the version it was loaded under."""
+
+    def __init__(self, load):
+        self.load, self.key, self.loading = load, f"content:{load.__module__}.{load.__qualname__}", threading.Lock()
+
+    def __call__(self, *args):
+        version, memory = content_version(), caches["memory"]
+        if (value := memory.get(self.key, version=version)) is None:
+            with self.loading:
+                if (value := memory.get(self.key, version=version)) is None:
+                    value = self.load(version, *args)
+                    memory.set(self.key, value, version=version)
+        return value

@@ -1,0 +1,87 @@
+"""The ``memory`` alias: what this process caches (rendered pages, fragments, loaded content), bounded in bytes.
+
+Django's local-memory cache pickles every value on each set and get (a loaded snapshot of model instances would be
+copied on every read) and bounds entries by count; this backend keeps values as they are (callers never mutate what
+they get) and drops the least recently used beyond ``OPTIONS["MAX_BYTES"]``. A value's size is the length of the
+strings and bytes it holds (in dicts, lists and tuples), ``UNSIZED_BYTES`` for any other object. Instances of one
+``LOCATION`` share one store, as Django makes a backend instance per thread. Keys never leave the process, so any
+hashable key is taken as it is (a tuple of plain values: no string to build and no validation per lookup)."""
+import threading
+import time
+from collections import OrderedDict
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+
+UNSIZED_BYTES = 64 * 1024
+_stores = {}
+
+
+def value_size(value):
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(value_size(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(value_size(item) for item in value)
+    return 0 if value is None or isinstance(value, (bool, int, float)) else UNSIZED_BYTES
+
+
+class MemoryCache(BaseCache):
+    def __init__(self, location, params):
+        super().__init__(params)
+        self.max_bytes = int(params.get("OPTIONS", {}).get("MAX_BYTES", 64 * 1024 * 1024))
+        # (entries: key -> (value, expiry or None, size), [bytes held], lock), one per LOCATION.
+        self.entries, self.held, self.lock = _stores.setdefault(location, (OrderedDict(), [0], threading.RLock()))
+
+    def make_key(self, key, version=None):
+        return key, self.version if version is None else version
+
+    def get(self, key, default=None, version=None):
+        key = self.make_key(key, version)
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None or (entry[1] is not None and entry[1] <= time.time()):
+                return default
+            self.entries.move_to_end(key)
+            return entry[0]
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        key = self.make_key(key, version)
+        size = value_size(key) + value_size(value)
+        with self.lock:
+            self._drop(key)
+            if size <= self.max_bytes:
+                self.entries[key] = (value, self.get_backend_timeout(timeout), size)
+                self.held[0] += size
+            while self.held[0] > self.max_bytes:
+                self.held[0] -= self.entries.popitem(last=False)[1][2]
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        with self.lock:
+            if self.has_key(key, version):
+                return False
+            self.set(key, value, timeout, version)
+            return True
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        with self.lock:
+            value = self.get(key, self._missing_key, version)
+            if value is self._missing_key:
+                return False
+            self.set(key, value, timeout, version)
+            return True
+
+    def delete(self, key, version=None):
+        with self.lock:
+            return self._drop(self.make_key(key, version))
+
+    def _drop(self, made_key):
+        entry = self.entries.pop(made_key, None)
+        if entry is not None:
+            self.held[0] -= entry[2]
+        return entry is not None
+
+    def clear(self):
+        with self.lock:
+            self.entries.clear()
+            self.held[0] = 0
