@@ -194,7 +194,7 @@ def cached_page(view=None, *, query=(), busy=None, wait_seconds=10):
     if view is None:
         return lambda view: cached_page(view, query=frozenset(query), busy=busy, wait_seconds=wait_seconds)
 
-    def render(request, key, *args, **kwargs):
+    def render(request, key, /, *args, **kwargs):  # positional: a view may take a "key" argument
         response = view(request, *args, **kwargs)
         if response.status_code != 200 or response.streaming or response.cookies:
             return response

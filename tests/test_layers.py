@@ -18,8 +18,9 @@ PROJECT = Path(__file__).resolve().parent.parent
 # the founders' demand figures (which read signups and alerts), and the composition on top.
 # Below core, the number input (number_input/, a plain package without Django) that core's formatting and form
 # fields build on, then the caching (caching/: pages, fragments and loaded content under the content version, which
-# core's page head, regions and social images use too). The chart drawers (charts/, a plain package fed plain data) sit just above core; prices/ (the
-# import and the admin's price edit) just above the catalogue whose models it writes.
+# core's page head, regions and social images use too). The chart drawers (charts/, a plain package fed plain
+# data) sit just above core; prices/ (the import and the admin's price edit) just above the catalogue whose models
+# it writes.
 LAYERS = ("number_input", "caching", "core", "charts", "company", "optin", "catalog", "prices", "open_data",
           "estimator", "workloads", "signups", "providers", "alerts", "demand", "storefront")
 
