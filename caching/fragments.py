@@ -3,8 +3,9 @@
 ``cached(key, render)``: what ``render()`` returns, kept under a key the caller builds from everything the markup
 shows (a catalogue row: the content version, the language, the GPU, its price change). ``render_cached(template_name,
 context)``: a template whose output depends on nothing but its context, the language's translations and the URLs,
-rendered once per language and context. ``CachedBoundField``: a form field rendered once per look. ``CachedContent``:
-a value loaded once per content version."""
+rendered once per language and context; ``render_cached_around`` once for all values of a text that varies more than
+the rest (a page's query string in its language links). ``CachedBoundField``: a form field rendered once per look.
+``CachedContent``: a value loaded once per content version."""
 import dataclasses
 import threading
 from decimal import Decimal
@@ -13,12 +14,17 @@ from django.core.cache import caches
 from django.forms import BoundField
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
-from django.utils.safestring import mark_safe
+from django.utils.html import escape
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language
 
 from .content_version import content_version
 
 PLAIN_VALUES = (type(None), bool, int, float, Decimal)
+# What stands for the varying text in cached markup: no template or escaping makes it, and what a filter or an
+# escaping makes of it still shows its name.
+HOLE_NAME = "everxtexthole"
+HOLE = f"\x00{HOLE_NAME}\x00"
 
 
 def frozen(value):
@@ -54,6 +60,32 @@ def render_cached(template_name, context):
     except TypeError:
         return render_to_string(template_name, context)
     return mark_safe(cached(key, lambda: render_to_string(template_name, context)))
+
+
+def with_hole(value, text):
+    """``value`` (strings in lists, tuples and dicts) with ``text`` replaced by ``HOLE``; ValueError where a safe
+    string holds ``text`` (a template shows it unescaped)."""
+    if isinstance(value, SafeData) and text in value:
+        raise ValueError("a safe string holds the text")
+    if isinstance(value, str):
+        return value if isinstance(value, SafeData) else value.replace(text, HOLE)
+    if type(value) in (list, tuple):
+        return type(value)(with_hole(item, text) for item in value)
+    return {name: with_hole(item, text) for name, item in value.items()} if type(value) is dict else value
+
+
+def render_cached_around(template_name, context, text):
+    """``render_cached`` once for every value of ``text`` (a string of the context): cached with ``HOLE`` in its place,
+    then the escaped ``text`` put in, which is what the template makes of it shown escaped and unfiltered (escaping
+    is character by character). Rendered as given when a safe string holds ``text`` or the template changed the
+    placeholder (a filter, JSON or JavaScript escaping)."""
+    try:
+        filled = render_cached(template_name, with_hole(context, text)).replace(HOLE, escape(text)) if text else ""
+    except ValueError:
+        filled = ""
+    if not filled or "\x00" in filled or HOLE_NAME in filled.lower():
+        return render_cached(template_name, context)
+    return mark_safe(filled)
 
 
 class CachedBoundField(BoundField):

@@ -9,14 +9,15 @@ template or an app, refused loudly (the tests render every page).
 
 A region's template shows nothing but its context, the active language's translations and URLs: the markup of
 a context is rendered once per language and cached (``caching.fragments``), so that a page rendered again after
-a price import, or another page with the same header, pays for neither."""
+a price import, or another page with the same header, pays for neither; a page asked with a query string (each
+visitor's input on the calculator) shares it with the page's other queries."""
 import functools
 from dataclasses import dataclass
 
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language
 
-from caching.fragments import render_cached
+from caching.fragments import render_cached_around
 
 _link_view_names = {}
 _regions = {}
@@ -60,10 +61,20 @@ def link_path(key, *args):
     return reverse(view_name, args=args) if args else path_of(view_name)
 
 
+def page_query(context):
+    """The query string ("?…") every language link of a page ends with (a page whose content the query chooses,
+    ``core.pages.with_query``), or "" for a page without one."""
+    paths = [alternate["path"] for alternate in context.get("alternates") or ()]
+    query = paths[0][paths[0].find("?"):] if paths and "?" in paths[0] else ""
+    return query if all(path.endswith(query) for path in paths) else ""
+
+
 def render_region(key, page_context):
-    """The region ``key`` of the page: its markup cached once per language and context."""
+    """The region ``key`` of the page: its markup cached once per language and context, and once for all the query
+    strings a page is asked with (each visitor's input on the calculator, the catalogue, the comparison)."""
     try:
         region = _regions[key]
     except KeyError:
         raise LookupError(f"No app registered the region {key!r} (core.site_parts.register_region).") from None
-    return render_cached(region.template_name, region.context(page_context))
+    context = region.context(page_context)
+    return render_cached_around(region.template_name, context, page_query(context))
