@@ -2,28 +2,36 @@
 
 Django's local-memory cache pickles every value on each set and get (a loaded snapshot of model instances would be
 copied on every read) and bounds entries by count; this backend keeps values as they are (callers never mutate what
-they get) and drops the least recently used beyond ``OPTIONS["MAX_BYTES"]``. A value's size is the length of the
-strings and bytes it holds (in dicts, lists and tuples), ``UNSIZED_BYTES`` for any other object. Instances of one
-``LOCATION`` share one store, as Django makes a backend instance per thread. Keys never leave the process, so any
-hashable key is taken as it is (a tuple of plain values: no string to build and no validation per lookup)."""
+they get) and drops the least recently used beyond ``OPTIONS["MAX_BYTES"]``, an entry's size (``value_size`` of its
+key and value) counted when it is stored. Instances of one ``LOCATION`` share one store, as Django makes a backend
+instance per thread. Keys never leave the process, so any hashable key is taken as it is (a tuple of plain values:
+no string to build and no validation per lookup)."""
+import dataclasses
+import numbers
 import threading
 import time
 from collections import OrderedDict
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 
-UNSIZED_BYTES = 64 * 1024
+OBJECT_BYTES = 1024
 _stores = {}
 
 
 def value_size(value):
+    """Bytes ``value`` holds, roughly, as it is stored: the length of its strings and bytes (in containers and
+    dataclasses), ``OBJECT_BYTES`` for any other object (a model instance), nothing for a number or None."""
     if isinstance(value, (str, bytes)):
         return len(value)
+    if value is None or isinstance(value, numbers.Number):
+        return 0
     if isinstance(value, dict):
-        return sum(value_size(item) for item in value.values())
-    if isinstance(value, (list, tuple)):
+        return sum(value_size(name) + value_size(item) for name, item in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
         return sum(value_size(item) for item in value)
-    return 0 if value is None or isinstance(value, (bool, int, float)) else UNSIZED_BYTES
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return sum(value_size(getattr(value, field.name)) for field in dataclasses.fields(value))
+    return OBJECT_BYTES
 
 
 class MemoryCache(BaseCache):
