@@ -18,6 +18,7 @@ from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 
 from caching import fragments
+from caching import memory as memory_module
 from caching.content_version import bump_content_version
 from caching.fragments import frozen, render_cached_around, with_hole
 from caching.memory import MemoryCache
@@ -81,6 +82,24 @@ def test_the_least_recently_used_markup_is_dropped_beyond_the_bound():
     assert len(memory.entries) == 2 and memory.held == [4]
     memory.set("long", ("abc", "d"))  # 8 bytes: alone beyond the bound, never stored, nothing else dropped
     assert memory.get("long") is None and len(memory.entries) == 2 and memory.held == [4]
+
+
+def test_the_memory_cache_keeps_values_as_they_are_and_counts_their_strings():
+    memory = MemoryCache("size-test", {"TIMEOUT": None, "OPTIONS": {"MAX_BYTES": 10_000}})
+    memory.clear()
+
+    @dataclass(frozen=True)
+    class Row:
+        card: str
+        cells: tuple
+
+    row = Row("x" * 100, ("y" * 50, Decimal("1.5"), None))
+    memory.set(("row", 1), row, version=7)
+    assert memory.get(("row", 1), version=7) is row  # not a copy: nothing pickled
+    assert memory.get(("row", 1), version=8) is None  # another content version finds nothing
+    assert memory.held == [3 + 150]  # the key's text and the row's strings
+    memory.set("gpu", object())  # any other object counts a fixed size
+    assert memory.held == [3 + 150 + 3 + memory_module.OBJECT_BYTES]
 
 
 def memory_keys():
