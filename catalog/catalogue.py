@@ -166,7 +166,7 @@ def catalogue_table(priced, gpus, sort, filters):
     """Headings (a sortable one links to its order, or, sorted by it, to its next order, keeping ``filters``) and
     a row per GPU (of ``gpus``, read in ``priced``). A GPU's row shows its stored figures, which only an editor's
     change or an import changes (both move the content version), and its price change over 7 days: it is rendered
-    once per content version, language and price change, and kept (``caching.fragments``), whatever the
+    once per content version, language and price change, and cached (``caching.fragments``), whatever the
     filters and order."""
     shows_changes = any_change(priced)
     columns = catalogue_columns(shows_changes)
@@ -181,5 +181,5 @@ def catalogue_table(priced, gpus, sort, filters):
         })
     version, language = priced.version, get_language()
     rows = [cached(("catalogue-row", version, language, gpu.pk, gpu.change_7d, shows_changes),
-                       lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
+                   lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
     return headings, rows

@@ -107,7 +107,7 @@ def gpu_page_details(gpu, gpus, language):
     """The parts of a GPU's page below its price and price history: the price alert and the other apps' panels, its
     specs, its rank among ``gpus``, the workload tables that list it and its nearest alternatives. They show
     stored figures only, which an editor's change or an import changes (both move the content version): rendered
-    once per content version and language, and kept (``caching.fragments``)."""
+    once per content version and language, and cached (``caching.fragments``)."""
     alternatives = nearest_alternatives(gpu, gpus)
     compared = compare_slugs(gpu, alternatives)
     return mark_safe(render_to_string("includes/catalog/gpu_page_details.html", {
@@ -124,7 +124,7 @@ def gpu_page_details(gpu, gpus, language):
 def gpu_price_markup(gpu, version, language, end):
     """The price block and the price history of ``gpu``'s page, up to ``end``: they show stored prices and the
     time, so they are rendered once per content version (``version``, the one ``gpu`` was read in), language,
-    time zone and minute, and kept (``caching.fragments``); a 90-day chart moves by less than a pixel in a
+    time zone and minute, and cached (``caching.fragments``); a 90-day chart moves by less than a pixel in a
     minute."""
     key = ("gpu-page-price", version, language, timezone.get_current_timezone_name(), gpu.pk, end)
     return cached(key, lambda: mark_safe(render_to_string("includes/catalog/gpu_price.html", {
@@ -159,7 +159,7 @@ def gpu_detail(request, slug):
         # The price and its history show the time (the change over days up to now, to the minute).
         "price": gpu_price_markup(gpu, gpus.version, language, timezone.now().replace(second=0, microsecond=0)),
         "details": cached(("gpu-page-details", gpus.version, language, gpu.pk),
-                              lambda: gpu_page_details(gpu, list(gpus.gpus), language)),
+                          lambda: gpu_page_details(gpu, list(gpus.gpus), language)),
     })
     return render(request, "catalog/gpu_detail.html", context)
 
@@ -195,7 +195,7 @@ def compare_preset(request, form, gpus):
 def comparison_markup(chosen, table):
     """The comparison of the ``chosen`` GPUs (with ``table``'s sizing columns): it shows their stored figures and the
     table's, which only an editor's change or an import changes (both move the content version), so it is rendered
-    once per content version, language and choice, and kept (``caching.fragments``)."""
+    once per content version, language and choice, and cached (``caching.fragments``)."""
     charts = comparison_charts(chosen)
     return mark_safe(render_to_string("includes/catalog/comparison.html", {
         "gpus": chosen,

@@ -31,4 +31,4 @@ def page_head(context):
     """The head after its title: the description, canonical and hreflang links, social cards, icons, style sheet and
     JSON-LD. A page without some of these values (an error page) renders without them, as if they were missing."""
     return render_cached("includes/page_head.html",
-                             {name: context[name] for name in PAGE_HEAD_NAMES if name in context})
+                         {name: context[name] for name in PAGE_HEAD_NAMES if name in context})
