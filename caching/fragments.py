@@ -114,16 +114,23 @@ class CachedBoundField(BoundField):
 class CachedContent:
     """Calling it returns ``load(version, *args)`` for the current content version, loaded at most once per version
     in this process (threads wait for the one loading); ``args`` are what the caller already fetched. ``load``
-    returns an object whose ``version`` attribute is the version it was loaded under."""
+    returns an object whose ``version`` attribute is the version it was loaded under. One entry per loader in the
+    ``memory`` alias: a version's value replaces the one before (never asked for again; a loaded object holds far
+    more memory than its counted size)."""
+
+    instances = []  # the tests put back what was loaded under their kept content version (tests/launch_version.py)
 
     def __init__(self, load):
-        self.load, self.key, self.loading = load, f"content:{load.__module__}.{load.__qualname__}", threading.Lock()
+        self.load, self.key, self.loading = load, ("content", load.__module__, load.__qualname__), threading.Lock()
+        CachedContent.instances.append(self)
 
     def __call__(self, *args):
         version, memory = content_version(), caches["memory"]
-        if (value := memory.get(self.key, version=version)) is None:
+        value = memory.get(self.key)
+        if value is None or value.version != version:
             with self.loading:
-                if (value := memory.get(self.key, version=version)) is None:
+                value = memory.get(self.key)
+                if value is None or value.version != version:
                     value = self.load(version, *args)
-                    memory.set(self.key, value, version=version)
+                    memory.set(self.key, value)
         return value

@@ -18,9 +18,9 @@ back, ``tests/launch_copy.py``, moves the version as a load does):
   the bumped number is then one no other test's bump reached, and nothing kept under it is found;
 and after any of these the test reads under its own version to its end. When it ends, the database and the settings
 are as before it (its transaction rolled back, its settings and patches undone): the next test finds the kept
-version again, with the values loaded under it (still in the ``memory`` alias, under that version) and the pages
-rendered under it. After a test with a committed database or a server, the kept version is dropped: the next test
-starts from a new one.
+version again, with the values loaded under it (``caching.fragments.CachedContent``, saved when the test left) and
+the pages rendered under it. After a test with a committed database or a server, the kept version is dropped: the
+next test starts from a new one.
 """
 import functools
 
@@ -30,6 +30,7 @@ from django.core.signals import setting_changed
 from django.db import connection
 
 from caching import content_version
+from caching.fragments import CachedContent
 
 from .launch_copy import content_tables
 
@@ -43,7 +44,7 @@ OWN_STATE_MARKERS = ("multiprocess", "browser", "quality")
 
 _kept_version = None  # the version the launch content is read under in this process, while no test changed it
 _left = False  # whether the running test left the kept version
-# The kept version the running test left (what was loaded under it stays in the memory alias, under it).
+# The kept version the running test left, and the values loaded under it: (version, [(loader, value)]).
 _left_from = None
 _caches_replaced = False  # whether the running test replaced the caches (override_settings(CACHES=…))
 
@@ -72,7 +73,9 @@ def leave_kept_version(setting=None, enter=True, **_signal_arguments):
     or Redis cache the test starts), the version is the replacing cache's, which never held the kept one."""
     global _left, _kept_version, _caches_replaced, _left_from
     if not _left and _kept_version is not None:
-        _left_from = _kept_version
+        loaded = [(loader, caches["memory"].get(loader.key)) for loader in CachedContent.instances]
+        _left_from = _kept_version, [(loader, value) for loader, value in loaded
+                                     if value is not None and value.version == _kept_version]
     _left, _kept_version = True, None
     if setting == "CACHES":
         _caches_replaced = enter
@@ -115,7 +118,9 @@ def end_test(item):
     pages of a test that left it are under a number no test reads again, and age out)."""
     global _kept_version, _left_from
     if _left and _left_from is not None and not has_own_state(item):
-        _kept_version = _left_from
+        _kept_version, loaded = _left_from
+        for loader, value in loaded:
+            caches["memory"].set(loader.key, value)
     _left_from = None
     return _kept_version is not None
 

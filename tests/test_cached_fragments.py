@@ -19,10 +19,11 @@ from django.utils.safestring import mark_safe
 
 from caching import fragments
 from caching import memory as memory_module
-from caching.content_version import bump_content_version
+from caching.content_version import bump_content_version, content_version
 from caching.fragments import frozen, render_cached_around, with_hole
 from caching.memory import MemoryCache
 from catalog.catalogue import priced_gpus
+from catalog.current_gpus import current_gpus
 from catalog.models import GPU, ModelPreset
 from catalog.views import query_paths
 from core import site_parts
@@ -314,3 +315,12 @@ def test_markup_is_rendered_with_the_text_where_a_hole_would_not_give_the_same(m
     with pytest.raises(ValueError):
         with_hole(safe, text)
     assert render_cached_around("escaped", safe, text) == Template(templates["escaped"]).render(Context(safe))
+
+
+def test_loaded_content_keeps_one_value_per_loader_the_last_version_replacing_the_one_before(launch_content):
+    first = current_gpus()
+    bump_content_version()
+    second = current_gpus()
+    assert second is not first and second.version == content_version()
+    assert [key for key in memory_keys() if key == current_gpus.key] == [current_gpus.key]
+    assert current_gpus() is second

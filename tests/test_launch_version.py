@@ -7,6 +7,7 @@ from django.core.cache import caches
 from django.test import override_settings
 
 from caching.content_version import content_version
+from caching.fragments import CachedContent
 from catalog.current_gpus import current_gpus
 from catalog.models import GPU
 
@@ -63,7 +64,7 @@ def test_a_test_that_left_it_puts_it_back_with_the_content_loaded_under_it(launc
     # What the test's teardown does, before the next test starts (this one's transaction rolled back):
     assert launch_version.end_test(request.node)
     assert launch_version._kept_version == kept
-    assert caches["memory"].get(current_gpus.key, version=kept) is gpus
+    assert caches["memory"].get(current_gpus.key) is gpus
     assert gpus.by_slug["h100-sxm"].name != "Renamed"
 
 
@@ -82,6 +83,10 @@ def test_a_test_with_a_committed_database_does_not_put_it_back(launch_content):
     assert not launch_version.end_test(CommittingTest())
     assert launch_version._kept_version is None
     assert current_gpus() is renamed
+
+
+def test_every_loader_is_listed():
+    assert current_gpus in CachedContent.instances
 
 
 @pytest.mark.parametrize("sql, changes", [
