@@ -10,7 +10,6 @@ import dataclasses
 import threading
 from decimal import Decimal
 
-from django.core.cache import caches
 from django.forms import BoundField
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
@@ -19,6 +18,7 @@ from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language
 
 from .content_version import content_version
+from .memory import memory_cache
 
 PLAIN_VALUES = (type(None), bool, int, float, Decimal)
 # What stands for the varying text in cached markup: no template or escaping makes it, and what a filter or an
@@ -49,7 +49,7 @@ def frozen(value):
 
 def cached(key, render):
     """``render()``, kept under ``key`` (a tuple of plain values) until it is the least recently used."""
-    return caches["memory"].get_or_set(key, render)
+    return memory_cache().get_or_set(key, render)
 
 
 def render_cached(template_name, context):
@@ -125,7 +125,7 @@ class CachedContent:
         CachedContent.instances.append(self)
 
     def __call__(self, *args):
-        version, memory = content_version(), caches["memory"]
+        version, memory = content_version(), memory_cache()
         value = memory.get(self.key)
         if value is None or value.version != version:
             with self.loading:

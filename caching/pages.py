@@ -22,13 +22,13 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.core.cache import caches
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 
 from .content_version import content_version
+from .memory import memory_cache
 from .shared import CacheUnavailable, shared_cache
 
 logger = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ def put_shared(key, version, entry):
 
 def cached_entry(key):
     """The page stored under ``key``: from this process's memory, else the shared tier (None if neither has it)."""
-    memory = caches["memory"]
+    memory = memory_cache()
     entry = memory.get(key)
     if entry is None:
         try:
@@ -82,7 +82,7 @@ def cached_entry(key):
 
 
 def store_entry(key, entry):
-    caches["memory"].set(key, entry)
+    memory_cache().set(key, entry)
     with contextlib.suppress(CacheUnavailable):
         put_shared(key, key.split(":", 2)[1], entry)  # page:<content version>:… (page_cache_key)
 

@@ -21,7 +21,7 @@ from caching import fragments
 from caching import memory as memory_module
 from caching.content_version import bump_content_version, content_version
 from caching.fragments import frozen, render_cached_around, with_hole
-from caching.memory import MemoryCache
+from caching.memory import ENTRY_BYTES, MemoryCache
 from catalog.catalogue import priced_gpus
 from catalog.current_gpus import current_gpus
 from catalog.models import GPU, ModelPreset
@@ -68,7 +68,7 @@ def test_equal_keys_only_for_values_that_render_the_same():
 
 
 def test_the_least_recently_used_markup_is_dropped_beyond_the_bound():
-    memory = MemoryCache("bound-test", {"TIMEOUT": None, "OPTIONS": {"MAX_BYTES": 4}})
+    memory = MemoryCache("bound-test", {"TIMEOUT": None, "OPTIONS": {"MAX_BYTES": 2 * (ENTRY_BYTES + 1)}})
     memory.clear()
     renders = []
 
@@ -76,13 +76,13 @@ def test_the_least_recently_used_markup_is_dropped_beyond_the_bound():
         renders.append(text)
         return text
 
-    for key in ("a", "b", "a", "c", "a", "b"):  # each entry 2 bytes: its key's text and its value's
+    for key in ("a", "b", "a", "c", "a", "b"):  # each entry ENTRY_BYTES and its value's byte
         assert memory.get_or_set(key, lambda key=key: render(key)) == key
     # "b" was the least recently used when "c" came, and was rendered again.
     assert renders == ["a", "b", "c", "b"]
-    assert len(memory.entries) == 2 and memory.held == [4]
-    memory.set("long", ("abc", "d"))  # 8 bytes: alone beyond the bound, never stored, nothing else dropped
-    assert memory.get("long") is None and len(memory.entries) == 2 and memory.held == [4]
+    assert len(memory.entries) == 2 and memory.held == [2 * (ENTRY_BYTES + 1)]
+    memory.set("long", ("abc", "d" * ENTRY_BYTES * 2))  # alone beyond the bound: never stored, nothing else dropped
+    assert memory.get("long") is None and len(memory.entries) == 2 and memory.held == [2 * (ENTRY_BYTES + 1)]
 
 
 def test_the_memory_cache_keeps_values_as_they_are_and_counts_their_strings():
@@ -98,9 +98,9 @@ def test_the_memory_cache_keeps_values_as_they_are_and_counts_their_strings():
     memory.set(("row", 1), row, version=7)
     assert memory.get(("row", 1), version=7) is row  # not a copy: nothing pickled
     assert memory.get(("row", 1), version=8) is None  # another content version finds nothing
-    assert memory.held == [3 + 150]  # the key's text and the row's strings
+    assert memory.held == [ENTRY_BYTES + 150]  # the row's strings
     memory.set("gpu", object())  # any other object counts a fixed size
-    assert memory.held == [3 + 150 + 3 + memory_module.OBJECT_BYTES]
+    assert memory.held == [ENTRY_BYTES + 150 + ENTRY_BYTES + memory_module.OBJECT_BYTES]
 
 
 def memory_keys():
