@@ -98,14 +98,6 @@ class MemoryCache(BaseCache):
             self.set(key, value, timeout, version)
             return True
 
-    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
-        with self.lock:
-            value = self.get(key, self._missing_key, version)
-            if value is self._missing_key:
-                return False
-            self.set(key, value, timeout, version)
-            return True
-
     def delete(self, key, version=None):
         with self.lock:
             return self._drop(self.make_key(key, version))
