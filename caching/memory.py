@@ -6,6 +6,7 @@ they get) and drops the least recently used beyond ``OPTIONS["MAX_BYTES"]``, an 
 value, plus ``ENTRY_BYTES``) counted when it is stored. Instances of one ``LOCATION`` share one store, as Django
 makes a backend instance per thread. Keys never leave the process, so any hashable key is taken as it is (a tuple of
 plain values: no string to build and no validation per lookup)."""
+import contextlib
 import dataclasses
 import functools
 import numbers
@@ -66,12 +67,12 @@ class MemoryCache(BaseCache):
 
     def get(self, key, default=None, version=None):
         key = self.make_key(key, version)
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is None or (entry[1] is not None and entry[1] <= time.time()):
-                return default
+        entry = self.entries.get(key)  # no lock to read: each dict operation is atomic, and a page reads tens
+        if entry is None or (entry[1] is not None and entry[1] <= time.time()):
+            return default
+        with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
             self.entries.move_to_end(key)
-            return entry[0]
+        return entry[0]
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         key = self.make_key(key, version)
