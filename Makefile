@@ -7,7 +7,7 @@ PORT ?= 8000
 # test run's start in each worker otherwise), also where the environment asks it not to.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-import bench-history bench-history-feed bench-signups bench-flood bench-known-vs-new bench-slow-clients bench-social-images install install-test messages db-ready lock
+.PHONY: run test test-fast lint serve bench-lighthouse bench-pages bench-compare bench-import bench-history bench-history-feed bench-signups bench-flood bench-known-vs-new bench-slow-clients bench-social-images install install-test messages db-ready lock
 
 # The mail worker (manage.py send_outbox --loop: the only sender of mail) runs beside the development
 # server and is stopped with it.
@@ -61,6 +61,10 @@ serve: install messages
 # Benchmarks (bench/README.md): each starts its own throwaway PostgreSQL and gunicorn, and prints figures.
 bench-pages: install-test messages
 	scripts/with-throwaway-postgres.sh $(PY) bench/page_speed.py
+
+# Two trees' bench-pages alternated three times, side by side: make bench-compare OLD=../old NEW=.
+bench-compare: install-test messages
+	$(PY) bench/compare_trees.py $(OLD) $(NEW)
 
 bench-lighthouse: install-test messages node_modules/.installed
 	scripts/with-throwaway-postgres.sh $(PY) bench/lighthouse_scores.py

@@ -30,7 +30,7 @@ from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import translation  # noqa: E402
 
-from core.content_version import bump_content_version  # noqa: E402
+from caching.content_version import bump_content_version  # noqa: E402
 from estimator.forms import InferenceForm  # noqa: E402
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "20"))

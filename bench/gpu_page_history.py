@@ -24,8 +24,8 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone, translation  # noqa: E402
 
+from caching.content_version import bump_content_version  # noqa: E402
 from catalog.models import GPU, PricePoint  # noqa: E402
-from core.content_version import bump_content_version  # noqa: E402
 
 SLUG = "h100-sxm"
 SIZES = (10, 10_000)

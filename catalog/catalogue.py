@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from core.content_version import content_version
+from caching.content_version import content_version
+from caching.fragments import cached
 from core.formatting import format_signed_share, format_usd, not_published
-from core.remembered_markup import remembered
 
 from . import sizing
 from .models import GPU, PricePoint
@@ -166,7 +166,7 @@ def catalogue_table(priced, gpus, sort, filters):
     """Headings (a sortable one links to its order, or, sorted by it, to its next order, keeping ``filters``) and
     a row per GPU (of ``gpus``, read in ``priced``). A GPU's row shows its stored figures, which only an editor's
     change or an import changes (both move the content version), and its price change over 7 days: it is rendered
-    once per content version, language and price change, and kept (``core.remembered_markup``), whatever the
+    once per content version, language and price change, and cached (``caching.fragments``), whatever the
     filters and order."""
     shows_changes = any_change(priced)
     columns = catalogue_columns(shows_changes)
@@ -180,6 +180,6 @@ def catalogue_table(priced, gpus, sort, filters):
             "sorted": SORTS[sort][2] if sort in orders else None,
         })
     version, language = priced.version, get_language()
-    rows = [remembered(("catalogue-row", version, language, gpu.pk, gpu.change_7d, shows_changes),
-                       lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
+    rows = [cached(("catalogue-row", version, language, gpu.pk, gpu.change_7d, shows_changes),
+                   lambda gpu=gpu: catalogue_row(gpu, columns)) for gpu in gpus]
     return headings, rows

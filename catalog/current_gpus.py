@@ -1,11 +1,11 @@
-"""Every GPU, read once per content version in each process (``core.per_version``): the GPU pages, the
+"""Every GPU, read once per content version in each process (``caching.fragments``): the GPU pages, the
 comparison and the calculator show stored figures of every GPU, which only an editor's change or an import changes
 (both move the content version), so a page rendered again reads none of them.
 
 The instances are shared by every request of the process: read them, never change them."""
 from dataclasses import dataclass
 
-from core.per_version import PerContentVersion
+from caching.fragments import CachedContent
 
 from .models import GPU
 
@@ -23,4 +23,4 @@ def load(version):
 
 
 # The GPUs of the current content version, read now if this process has not got them yet.
-current_gpus = PerContentVersion(load)
+current_gpus = CachedContent(load)

@@ -5,8 +5,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from caching.fragments import CachedBoundField
 from core.number_fields import LocalizedNumberField, NumberFormatField
-from core.remembered_markup import RememberedBoundField
 
 from .catalogue import SORT_CHOICES
 from .comparison import MAX_GPUS, MIN_GPUS
@@ -18,9 +18,9 @@ def decimal_input():
 
 class QueryForm(forms.Form):
     """A form read from the query string, labels without a colon; each field's HTML rendered once per look
-    (``core.remembered_markup``)."""
+    (``caching.fragments``)."""
 
-    bound_field_class = RememberedBoundField
+    bound_field_class = CachedBoundField
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("label_suffix", "")

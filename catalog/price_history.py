@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from django.db.models import Q, Subquery
 
-from core.content_version import content_changed
+from caching.content_version import content_changed
 
 from .models import GPU, PricePoint
 from .price_events import price_changed

@@ -11,10 +11,10 @@ from django.utils.safestring import mark_safe
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
+from caching.fragments import cached
+from caching.pages import cached_page, canonical_page
 from core.formatting import format_date_time, format_long_date, format_share
-from core.page_cache import cached_page, canonical_page
 from core.pages import page_context, urls_by_language, with_query
-from core.remembered_markup import remembered
 
 from . import gpu_tables, sizing
 from .alternatives import nearest_alternatives
@@ -73,7 +73,7 @@ def gpu_list(request):
     )
     # A preset (the links the site writes: bounded by the choices) shows the content and the minute alone: its body
     # is rendered once per content version, language and minute. Any other input is rendered on every request.
-    context["body"] = body() if preset is None else remembered(
+    context["body"] = body() if preset is None else cached(
         ("catalogue", priced.version, priced.minute, translation.get_language(), tuple(preset)), body)
     return canonical_page(render(request, "catalog/gpu_list.html", context), preset)
 
@@ -107,7 +107,7 @@ def gpu_page_details(gpu, gpus, language):
     """The parts of a GPU's page below its price and price history: the price alert and the other apps' panels, its
     specs, its rank among ``gpus``, the workload tables that list it and its nearest alternatives. They show
     stored figures only, which an editor's change or an import changes (both move the content version): rendered
-    once per content version and language, and kept (``core.remembered_markup``)."""
+    once per content version and language, and cached (``caching.fragments``)."""
     alternatives = nearest_alternatives(gpu, gpus)
     compared = compare_slugs(gpu, alternatives)
     return mark_safe(render_to_string("includes/catalog/gpu_page_details.html", {
@@ -124,10 +124,10 @@ def gpu_page_details(gpu, gpus, language):
 def gpu_price_markup(gpu, version, language, end):
     """The price block and the price history of ``gpu``'s page, up to ``end``: they show stored prices and the
     time, so they are rendered once per content version (``version``, the one ``gpu`` was read in), language,
-    time zone and minute, and kept (``core.remembered_markup``); a 90-day chart moves by less than a pixel in a
+    time zone and minute, and cached (``caching.fragments``); a 90-day chart moves by less than a pixel in a
     minute."""
     key = ("gpu-page-price", version, language, timezone.get_current_timezone_name(), gpu.pk, end)
-    return remembered(key, lambda: mark_safe(render_to_string("includes/catalog/gpu_price.html", {
+    return cached(key, lambda: mark_safe(render_to_string("includes/catalog/gpu_price.html", {
         "gpu": gpu,
         "price_updated": price_freshness(gpu),
         "price_history": price_history_section(gpu, price_history(gpu, end)),
@@ -158,8 +158,8 @@ def gpu_detail(request, slug):
         "gpu": gpu,
         # The price and its history show the time (the change over days up to now, to the minute).
         "price": gpu_price_markup(gpu, gpus.version, language, timezone.now().replace(second=0, microsecond=0)),
-        "details": remembered(("gpu-page-details", gpus.version, language, gpu.pk),
-                              lambda: gpu_page_details(gpu, list(gpus.gpus), language)),
+        "details": cached(("gpu-page-details", gpus.version, language, gpu.pk),
+                          lambda: gpu_page_details(gpu, list(gpus.gpus), language)),
     })
     return render(request, "catalog/gpu_detail.html", context)
 
@@ -195,7 +195,7 @@ def compare_preset(request, form, gpus):
 def comparison_markup(chosen, table):
     """The comparison of the ``chosen`` GPUs (with ``table``'s sizing columns): it shows their stored figures and the
     table's, which only an editor's change or an import changes (both move the content version), so it is rendered
-    once per content version, language and choice, and kept (``core.remembered_markup``)."""
+    once per content version, language and choice, and cached (``caching.fragments``)."""
     charts = comparison_charts(chosen)
     return mark_safe(render_to_string("includes/catalog/comparison.html", {
         "gpus": chosen,
@@ -227,7 +227,7 @@ def compare(request):
         title = _("Compare %(gpus)s") % {"gpus": names}
         context_data.update({
             "gpus": chosen,
-            "comparison": remembered(
+            "comparison": cached(
                 ("comparison", current.version, language, tuple(form.cleaned_data["gpu"]), table and table.key),
                 lambda: comparison_markup(chosen, table)),
         })
@@ -248,6 +248,6 @@ def compare(request):
 
     # A preset (a workload's or a GPU page's link: at most one per workload and per GPU) shows the content alone: its
     # form is rendered once per content version and language. Any other choice is rendered on every request.
-    context["form_markup"] = form_markup() if preset is None else remembered(
+    context["form_markup"] = form_markup() if preset is None else cached(
         ("compare form", current.version, language, tuple(preset)), form_markup)
     return canonical_page(render(request, "catalog/compare.html", context), preset)

@@ -17,7 +17,7 @@ class CompanyConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_delete, post_save, pre_delete
 
-        from core.content_version import content_changed
+        from caching.content_version import content_changed
 
         from . import checks  # noqa: F401  (registers the deploy check)
         from .models import LegalPage, OperatorRecord, Recipient, refuse_legal_page_deletion

@@ -1,9 +1,9 @@
 """The operator record as pages and mails read it: loaded once per content version in each process
-(``core.per_version``; a save of the record or a recipient bumps the version, company/apps.py), so a page
+(``caching.fragments``; a save of the record or a recipient bumps the version, company/apps.py), so a page
 rendered uncached costs no query for it. The deploy check reads the database itself."""
 from typing import NamedTuple
 
-from core.per_version import PerContentVersion
+from caching.fragments import CachedContent
 
 from .models import OperatorRecord
 
@@ -20,7 +20,7 @@ def load(version):
     return RecordSnapshot(version, record)
 
 
-_snapshot = PerContentVersion(load)
+_snapshot = CachedContent(load)
 
 
 def operator_record():

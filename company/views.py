@@ -2,8 +2,8 @@
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import Truncator
 
+from caching.pages import cached_page
 from core.formatting import format_long_date
-from core.page_cache import cached_page
 from core.pages import page_context, urls_by_language
 
 from .legal_text import first_paragraph, render_legal_text

@@ -1,6 +1,6 @@
 """The models that hold site content, as each app declares them next to its own code: a ``content_models``
 attribute on its AppConfig, naming its models. A change to one bumps the content version
-(``core.content_version``), and the Editors group may change them (``staff.editor_role``); any other model
+(``caching.content_version``), and the Editors group may change them (``staff.editor_role``); any other model
 (signups, mail, users, permissions) is neither."""
 from django.apps import apps
 

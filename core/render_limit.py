@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils.crypto import salted_hmac
 
 from .client_ip import client_network
+from .errors import too_many_renders
 from .window_counts import count_in_window, current_window
 
 SCOPE = "render"
@@ -27,3 +28,10 @@ def seconds_to_wait(request):
     number, ends_at, wait = current_window(settings.RENDER_RATE_LIMIT_WINDOW)
     client = salted_hmac("render-limit", client_network(request) or "").hexdigest()[:32]
     return None if count_in_window(f"{SCOPE}:{number}:{client}", ends_at) <= limit else wait
+
+
+def refusal(request):
+    """The 429 answer for a client past its limit (else None, the render counted): ``PAGE_RENDER_REFUSAL``, asked by
+    the page cache (``caching.pages``) before it renders a visitor's own query."""
+    seconds = seconds_to_wait(request)
+    return too_many_renders(request, seconds) if seconds else None

@@ -8,7 +8,7 @@ the app that owns the page, or the composition on top (``storefront``), register
 template or an app, refused loudly (the tests render every page).
 
 A region's template shows nothing but its context, the active language's translations and URLs: the markup of
-a context is rendered once per language and kept (``core.remembered_markup``), so that a page rendered again after
+a context is rendered once per language and cached (``caching.fragments``), so that a page rendered again after
 a price import, or another page with the same header, pays for neither; a page asked with a query string (each
 visitor's input on the calculator) shares it with the page's other queries."""
 import functools
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language
 
-from .remembered_markup import render_remembered_around
+from caching.fragments import render_cached_around
 
 _link_view_names = {}
 _regions = {}
@@ -70,11 +70,11 @@ def page_query(context):
 
 
 def render_region(key, page_context):
-    """The region ``key`` of the page: its markup kept once per language and context, and once for all the query
+    """The region ``key`` of the page: its markup cached once per language and context, and once for all the query
     strings a page is asked with (each visitor's input on the calculator, the catalogue, the comparison)."""
     try:
         region = _regions[key]
     except KeyError:
         raise LookupError(f"No app registered the region {key!r} (core.site_parts.register_region).") from None
     context = region.context(page_context)
-    return render_remembered_around(region.template_name, context, page_query(context))
+    return render_cached_around(region.template_name, context, page_query(context))

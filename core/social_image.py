@@ -3,8 +3,8 @@
 The URL carries the title and the page's path without its query string, signed with the site's secret: only
 titles and paths the site wrote are drawn, a finite set (a page's query string, which a visitor chooses,
 never makes a new image). A drawing takes tens of milliseconds: each is kept in the pages' space of the
-shared cache (``core.page_store``, bounded in bytes and emptied with each content version) and in the
-process's recent pages, under the title, path and this module's own digest (a change to the drawing draws
+shared cache (``caching.pages``, bounded in bytes and emptied with each content version) and in the
+process's memory cache, under the title, path and this module's own digest (a change to the drawing draws
 every image anew). An image is drawn only when the pages' space has room to keep it: past the bound (or with
 the shared cache unavailable), the site's generic image is served, drawn once per process."""
 import functools
@@ -19,9 +19,9 @@ from django.http import Http404, HttpResponse
 from django.urls import reverse
 from PIL import Image, ImageDraw, ImageFont
 
-from . import page_store
-from .content_version import content_version
-from .shared_cache import CacheUnavailable
+from caching.content_version import content_version
+from caching.pages import cached_entry, has_room, store_entry
+from caching.shared import CacheUnavailable
 
 SALT = "social-image"
 SIZE = (1200, 630)
@@ -109,14 +109,12 @@ def generic_image():
 def drawn(title, path):
     """The PNG of ``title`` (the page at ``path``) and whether it is the page's own: from the page cache, or drawn and
     kept there when the pages' space has room for it; else the generic image."""
-    from .page_cache import cached_entry, store_entry  # the page cache imports this module (page_context)
-
     key = image_key(title, path)
     entry = cached_entry(key)
     if entry is not None:
         return entry["body"], True
     try:
-        room = page_store.has_room(key.split(":", 2)[1], IMAGE_ROOM_BYTES)
+        room = has_room(key.split(":", 2)[1], IMAGE_ROOM_BYTES)
     except CacheUnavailable:
         room = False
     if not room:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 
+from caching.fragments import CachedContent
 from catalog.current_gpus import current_gpus
-from core.per_version import PerContentVersion
 
 from .models import ModelPreset
 
@@ -46,4 +46,4 @@ def load(version):
 
 
 # The parts of the current content version, loaded now if this process has not got them yet.
-calculator_parts = PerContentVersion(load)
+calculator_parts = CachedContent(load)

@@ -12,6 +12,7 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext as _
 
+from caching.fragments import CachedContent
 from catalog import sizing
 from catalog.sizing_methods import sizing_method
 from charts.cost_chart import cost_chart
@@ -32,7 +33,6 @@ from core.formatting import (
     plural_count,
     significant,
 )
-from core.per_version import PerContentVersion
 
 from . import formulas
 from .efficiency import CONSUMER, PCIE, SCALE_UP, efficiency_model
@@ -551,7 +551,7 @@ def memory_status_text(status):
 
 
 # The checks depend on the GPUs' figures only (not the page's inputs): computed once per content version.
-published_checks = PerContentVersion(load_published_checks)
+published_checks = CachedContent(load_published_checks)
 
 
 def published_run_rows(gpus):

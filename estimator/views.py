@@ -7,11 +7,11 @@ from django.utils.text import get_text_list
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from caching.pages import cached_page, canonical_page
 from catalog import sizing
 from catalog.sizing_methods import SIZING_METHODS, calculator_name
 from catalog.views import query_paths
 from core.formatting import format_number, format_share
-from core.page_cache import cached_page, canonical_page
 from core.pages import page_context
 
 from .fit import configurations, serving_format

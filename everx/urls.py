@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
+from caching.pages import cached_page
 from catalog.sitemaps import CatalogSitemap
 from company.sitemaps import LegalPagesSitemap
-from core.page_cache import cached_page
 from core.social_image import social_image
 from core.views import robots_txt
 from estimator.sitemaps import EstimatorSitemap

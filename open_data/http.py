@@ -2,18 +2,15 @@
 a price import or an admin edit makes them fresh), with an ETag and 304s, a short browser cache, and open to
 scripts on any site (django-cors-headers and ``middleware.FeedHeadersMiddleware`` add the headers). A file the
 cache does not hold yet is rendered by one request, whichever worker it reaches; the others wait for it
-(``core.render_once``)."""
-import hashlib
+(``caching.pages.rendered_alone``)."""
 import json
 from functools import wraps
-from urllib.parse import urlencode
 
 from django.http import HttpResponse
 from django.utils import translation
 
-from core.content_version import content_version
-from core.page_cache import cached_page, canonical_page, query_pairs_read
-from core.render_once import render_once, renders_once
+from caching import pages
+from caching.pages import cached_page, canonical_page, page_cache_key, query_pairs_read
 
 # Seconds a client or a CDN may use its copy before asking again (with If-None-Match).
 MAX_AGE = 300
@@ -25,10 +22,8 @@ RETRY_AFTER_SECONDS = 1
 
 
 def render_lock_key(request, query):
-    """One lock per file, content version and value of the parameters the file depends on (``query``)."""
-    pairs = sorted((name, value) for name, values in request.GET.lists() if name in query for value in values)
-    address = request.path + ("?" + urlencode(pairs) if pairs else "")
-    return f"render-lock:{content_version()}:{hashlib.sha256(address.encode()).hexdigest()}"
+    """The render lock of the file at the request's path and values of ``query``, under the content version."""
+    return pages.render_lock_key(page_cache_key(request, FEED_LANGUAGE, query))
 
 
 def busy(request):
@@ -58,11 +53,8 @@ def open_data_file(view=None, *, headers=(), query=(), refuse=None):
     if view is None:
         return lambda view: open_data_file(view, headers=headers, query=query, refuse=refuse)
     query = frozenset(query)
-    cached = render_once(
-        cached_page(renders_once(every_valid_query_is_canonical(view, query),
-                                 lambda request, *args, **kwargs: render_lock_key(request, query)), query=query),
-        busy, lambda: RENDER_WAIT_SECONDS,
-    )
+    cached = cached_page(every_valid_query_is_canonical(view, query), query=query, busy=busy,
+                         wait_seconds=lambda: RENDER_WAIT_SECONDS)
 
     @wraps(cached)
     def wrapper(request, *args, **kwargs):

@@ -12,12 +12,12 @@ from django.urls import reverse
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
+from caching.pages import cached_page
 from catalog.models import EARLIEST_PRICE_TIME, GPU
 from catalog.sizing_methods import SIZING_METHODS, method_label
 from catalog.specs import DERIVED_FIELDS, SPECS_BY_KEY, spec_label
 from core.csv_cells import spreadsheet_safe
 from core.formatting import format_share
-from core.page_cache import cached_page
 from core.pages import absolute_url, page_context, urls_by_language
 
 from . import document, json_text

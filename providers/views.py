@@ -8,11 +8,11 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from caching.pages import cached_page, canonical_page
 from catalog.models import GPU
 from catalog.views import query_paths
 from core.errors import message_page
 from core.middleware import allow_methods
-from core.page_cache import cached_page, canonical_page
 from core.pages import page_context
 from signups.views import PublicFormView
 

@@ -40,7 +40,7 @@ def database_ok():
 
 
 def cache_ok():
-    """Asks the cache itself (not through core.shared_cache, which skips it for a second after a failure)."""
+    """Asks the cache itself (not through caching.shared, which skips it for a second after a failure)."""
     key, value = f"healthz:{uuid.uuid4().hex}", uuid.uuid4().hex
     try:
         cache.set(key, value, timeout=10)

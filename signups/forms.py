@@ -7,10 +7,10 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from caching.fragments import CachedContent
 from catalog.models import GPU
 from company.models import LegalPage
 from core.pages import language_codes, language_name
-from core.per_version import PerContentVersion
 from optin import addresses
 from workloads.models import Workload
 
@@ -90,7 +90,7 @@ class PrivacyPolicyVersion:
 
 # Every consent records the policy's version: read once per content version (an edit of the policy moves it), not
 # by a query in every form's POST.
-privacy_policy_version = PerContentVersion(lambda version: PrivacyPolicyVersion(
+privacy_policy_version = CachedContent(lambda version: PrivacyPolicyVersion(
     version, LegalPage.objects.filter(key=LegalPage.Key.PRIVACY).values_list("version", flat=True).first() or "",
 ))
 

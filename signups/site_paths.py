@@ -5,8 +5,8 @@ from urllib.parse import urlsplit
 from django.urls import URLResolver, get_resolver
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from caching.fragments import CachedContent
 from core.pages import urls_by_language
-from core.per_version import PerContentVersion
 from core.sitemaps import public_pages
 
 MAX_LENGTH = 300
@@ -42,7 +42,7 @@ def load_real_paths(version):
 
 
 # Worked out once per content version in each process, not on every form a visitor sends.
-real_paths = PerContentVersion(load_real_paths)
+real_paths = CachedContent(load_real_paths)
 
 
 def site_path(candidate):

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from caching.fragments import CachedContent
 from catalog.models import GPU
-from core.per_version import PerContentVersion
 
 from .models import FeaturedGPU, LandingPage
 
@@ -38,4 +38,4 @@ def load(version):
 
 
 # The snapshot of the current content version, loaded now if this process has not got it yet.
-landing_content = PerContentVersion(load)
+landing_content = CachedContent(load)

@@ -4,11 +4,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from caching.pages import cached_page
 from catalog.specs import spec_text
 from company.company_line import company_line
 from company.structured_data import organization_details
 from core.formatting import format_price_per_hour, format_usd
-from core.page_cache import cached_page
 from core.pages import absolute_url, page_context, urls_by_language
 from workloads.snapshot import workload_content
 from workloads.views import faq_page

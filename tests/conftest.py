@@ -21,8 +21,7 @@ from django.test.utils import _TestState, instrumented_test_render
 from django.utils import translation
 from pytest_django.plugin import blocking_manager_key
 
-from core import content_version, shared_cache
-from core.page_cache import recent_pages
+from caching import content_version, shared
 from workloads.models import Workload
 
 from . import editors, launch_copy, launch_version, schema_history
@@ -126,16 +125,15 @@ def default_language():
     translation.activate(settings.LANGUAGE_CODE)
 
 
-def forget_the_cache(keep_recent_pages=False):
-    """An empty cache, as this process would first see it: no page kept, no outage noticed in the last
-    second, no content version read (a test of an outage leaves both behind; the next test starts within
-    the second). With ``keep_recent_pages``, the pages this process rendered stay in its memory: each is
-    under the content version it was rendered from, and found again only under that version."""
+def forget_the_cache(keep_memory=False):
+    """An empty cache, as this process would first see it: no outage noticed in the last second, no content version
+    read (a test of an outage leaves both behind; the next test starts within the second). With ``keep_memory``,
+    what this process cached in its ``memory`` alias stays: each page or loaded value is under the content version
+    it was made from, and found again only under that version."""
     for alias in settings.CACHES:
-        caches[alias].clear()
-    if not keep_recent_pages:
-        recent_pages.clear()
-    shared_cache._unavailable_until = 0.0
+        if not (keep_memory and alias == "memory"):
+            caches[alias].clear()
+    shared._unavailable_until = 0.0
     content_version._known, content_version._bump_pending = (None, 0.0), False
 
 
@@ -147,10 +145,10 @@ def empty_cache(request):
     process's memory, as a server keeps them until the content changes; those of a test that left it go."""
     own_state = launch_version.has_own_state(request.node)
     launch_content_committed(request)
-    forget_the_cache(keep_recent_pages=not own_state)
+    forget_the_cache(keep_memory=not own_state)
     with launch_version.start_test(request.node):
         yield
-    forget_the_cache(keep_recent_pages=launch_version.end_test(request.node))
+    forget_the_cache(keep_memory=launch_version.end_test(request.node))
     global _tables_may_be_empty
     _tables_may_be_empty = _tables_may_be_empty or own_state
 

@@ -6,8 +6,8 @@ for row, with the same ids, by COPY, far quicker (docs/benchmarks.md)."""
 from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 
+from caching.content_version import content_changed
 from core.content_models import content_models
-from core.content_version import content_changed
 
 _copied = {}  # table → (its columns, its rows as COPY text), taken right after the session's load
 

@@ -1,7 +1,7 @@
 """One content version for the launch content as loaded, kept from test to test in a worker.
 
 Each test starts with empty caches, but the content a process keeps per content version (the workload
-snapshot, every GPU, remembered markup: ``core.per_version``, ``core.remembered_markup``) depends only on the
+snapshot, every GPU, cached markup: ``caching.fragments``, in the ``memory`` alias) depends only on the
 database's committed rows, which each test finds as the test before it did (its transaction is rolled back;
 only a test that commits changes them, and it drops the kept version). So a test starts under the version
 the previous tests used, and finds that content already read. The version is left as soon as the test can
@@ -18,9 +18,9 @@ back, ``tests/launch_copy.py``, moves the version as a load does):
   the bumped number is then one no other test's bump reached, and nothing kept under it is found;
 and after any of these the test reads under its own version to its end. When it ends, the database and the settings
 are as before it (its transaction rolled back, its settings and patches undone): the next test finds the kept
-version again, with the values loaded under it (``core.per_version``, saved when the test left) and the pages
-rendered under it. After a test with a committed database or a server, the kept version is dropped: the next test
-starts from a new one.
+version again, with the values loaded under it (``caching.fragments.CachedContent``, saved when the test left) and
+the pages rendered under it. After a test with a committed database or a server, the kept version is dropped: the
+next test starts from a new one.
 """
 import functools
 
@@ -29,8 +29,8 @@ from django.core.cache import caches
 from django.core.signals import setting_changed
 from django.db import connection
 
-from core import content_version
-from core.per_version import PerContentVersion
+from caching import content_version
+from caching.fragments import CachedContent
 
 from .launch_copy import content_tables
 
@@ -44,7 +44,7 @@ OWN_STATE_MARKERS = ("multiprocess", "browser", "quality")
 
 _kept_version = None  # the version the launch content is read under in this process, while no test changed it
 _left = False  # whether the running test left the kept version
-# The kept version the running test left, and the values loaded under it: (version, [(instance, value)]).
+# The kept version the running test left, and the values loaded under it: (version, [(loader, value)]).
 _left_from = None
 _caches_replaced = False  # whether the running test replaced the caches (override_settings(CACHES=…))
 
@@ -73,8 +73,8 @@ def leave_kept_version(setting=None, enter=True, **_signal_arguments):
     or Redis cache the test starts), the version is the replacing cache's, which never held the kept one."""
     global _left, _kept_version, _caches_replaced, _left_from
     if not _left and _kept_version is not None:
-        loaded = [(per_version, per_version.loaded()) for per_version in PerContentVersion.instances]
-        _left_from = _kept_version, [(per_version, value) for per_version, value in loaded
+        loaded = [(loader, caches["memory"].get(loader.key)) for loader in CachedContent.instances]
+        _left_from = _kept_version, [(loader, value) for loader, value in loaded
                                      if value is not None and value.version == _kept_version]
     _left, _kept_version = True, None
     if setting == "CACHES":
@@ -119,8 +119,8 @@ def end_test(item):
     global _kept_version, _left_from
     if _left and _left_from is not None and not has_own_state(item):
         _kept_version, loaded = _left_from
-        for per_version, value in loaded:
-            per_version.put_back(value)
+        for loader, value in loaded:
+            caches["memory"].set(loader.key, value)
     _left_from = None
     return _kept_version is not None
 

@@ -4,8 +4,8 @@ from decimal import Decimal
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from caching.content_version import bump_content_version
 from catalog.models import GPU
-from core.content_version import bump_content_version
 from workloads.snapshot import workload_content
 
 

@@ -29,7 +29,9 @@ SITE_URL = "https://www.everx.example"
 # The table of the production settings' shared cache without REDIS_URL (everx/settings/base.py).
 DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
 # The servers' own aliases (everx/settings/base.py without REDIS_URL): state, and pages apart.
-DATABASE_CACHES = {"default": {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache"},
+# This process's own cache (everx/settings/test.py), beside whichever shared cache a test starts.
+MEMORY_CACHE = {"BACKEND": "caching.memory.MemoryCache", "LOCATION": "everx-tests", "TIMEOUT": None}
+DATABASE_CACHES = {"default": {"BACKEND": "caching.database.DatabaseCache", "LOCATION": "django_cache"},
                    "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache"}}
 
 
@@ -86,7 +88,7 @@ def empty_database_cache():
     """The servers' shared cache table in the test database, created if missing and emptied: what one
     test's servers cached (the content version among it) must not reach the next test's. The tests' own
     process uses a per-process cache (everx/settings/test.py)."""
-    with override_settings(CACHES=DATABASE_CACHES):
+    with override_settings(CACHES={**DATABASE_CACHES, "memory": MEMORY_CACHE}):
         call_command("createcachetable", verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM django_cache")

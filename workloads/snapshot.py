@@ -3,7 +3,7 @@
 Workloads (with their table columns, rows and GPUs, sections and FAQs) and the calls to action are a
 few hundred rows; the header links to the workloads, pages cross-link them, and the calls to action sit
 on most pages. Each app server process keeps one snapshot, tagged with the content version it was loaded
-under, and loads a new one when an editor's change has bumped the version (``core.content_version``,
+under, and loads a new one when an editor's change has bumped the version (``caching.content_version``,
 shared by every server through the cache). A page that is not in the page cache then renders from
 memory; the first page rendered after a change pays for the reload (6 queries). A workload page's article
 (its table, chart, explainers, FAQs, calls to action and cross-links) shows nothing but the snapshot's content,
@@ -17,11 +17,11 @@ from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from caching.fragments import CachedContent
 from catalog.gpu_tables import GPUTable
 from catalog.price_freshness import prices_freshness
 from catalog.sizing import USABLE_MEMORY_SHARE
 from core.formatting import format_share
-from core.per_version import PerContentVersion
 
 from .charts import workload_chart
 from .models import CallToAction, Workload, WorkloadColumn, WorkloadGPU
@@ -139,7 +139,7 @@ def load(version):
 
 
 # The snapshot of the current content version, loaded now if this process has not got it yet.
-workload_content = PerContentVersion(load)
+workload_content = CachedContent(load)
 
 
 def published_gpu_tables(language):

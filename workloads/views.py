@@ -2,7 +2,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import translation
 
-from core.page_cache import cached_page
+from caching.pages import cached_page
 from core.pages import page_context
 
 from .snapshot import workload_content

@@ -6,7 +6,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from core.remembered_markup import render_remembered
+from caching.fragments import render_cached
 
 from .. import gpu_page_panels as registry
 
@@ -18,11 +18,11 @@ def render_all(fragments):
 
 
 def render_actions(fragments):
-    """Like ``render_all``, each rendered once per language and context (``core.remembered_markup``): a catalogue
+    """Like ``render_all``, each rendered once per language and context (``caching.fragments``): a catalogue
     or a table has one in every row, and a signup action is visitor-independent by contract
     (``register_signup_action``) and given only texts and numbers, so the same context always renders the same
     link."""
-    return mark_safe("".join(render_remembered(fragment.template_name, fragment.context) for fragment in fragments))
+    return mark_safe("".join(render_cached(fragment.template_name, fragment.context) for fragment in fragments))
 
 
 @register.simple_tag

@@ -3,8 +3,9 @@
 from django import template
 from django.utils.safestring import mark_safe
 
+from caching.fragments import render_cached
+
 from .. import site_parts
-from ..remembered_markup import render_remembered
 
 register = template.Library()
 
@@ -29,5 +30,5 @@ PAGE_HEAD_NAMES = ("page_title", "page_description", "canonical_url", "alternate
 def page_head(context):
     """The head after its title: the description, canonical and hreflang links, social cards, icons, style sheet and
     JSON-LD. A page without some of these values (an error page) renders without them, as if they were missing."""
-    return render_remembered("includes/page_head.html",
-                             {name: context[name] for name in PAGE_HEAD_NAMES if name in context})
+    return render_cached("includes/page_head.html",
+                         {name: context[name] for name in PAGE_HEAD_NAMES if name in context})

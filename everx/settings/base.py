@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     # The staff's second factor: a TOTP device per account (staff/staff_login.py).
     "django_otp",
     "django_otp.plugins.otp_totp",
+    "caching",
     "core",
     # The app server's parts (gunicorn's worker, log redaction, /healthz) and the staff's side (the admin
     # site, its login and lockout, the Editors role): just above core, below every app that registers an admin.
@@ -84,8 +85,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Serves cached pages before the rest of the stack runs (core/page_cache.py).
-    "core.page_cache.PageCacheMiddleware",
+    # Serves cached pages before the rest of the stack runs (caching/pages.py).
+    "caching.pages.PageCacheMiddleware",
     # Compresses responses that are not compressed already (cached pages are stored compressed).
     "django.middleware.gzip.GZipMiddleware",
     # The open data feed's cross-origin headers (CORS_* below) and preflight answers.
@@ -223,7 +224,7 @@ CORS_PREFLIGHT_MAX_AGE = 86400
 # Redis with REDIS_URL (the faster), else tables in the database (`manage.py createcachetable`: the start
 # script and `make run` run it). Two aliases, so that pages can never push state out: "default" holds state
 # for correctness (the content version) and never culls a live key;
-# "pages" holds rendered pages only, bounded by PAGE_CACHE_MAX_BYTES (core/page_store.py) and emptied at
+# "pages" holds rendered pages only, bounded by PAGE_CACHE_MAX_BYTES (caching/pages.py) and emptied at
 # will. With Redis, pages have their own database (REDIS_PAGES_URL, by default the next database number of
 # REDIS_URL's server), since emptying it is FLUSHDB; run Redis without an eviction policy (its default).
 REDIS_URL = env("REDIS_URL")
@@ -246,25 +247,28 @@ if REDIS_URL:
 else:
     CACHES = {
         # Django's database cache with counters that several processes can share and no culling of live
-        # keys (core/database_cache.py): past MAX_ENTRIES rows it only deletes expired ones.
-        "default": {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache",
+        # keys (caching/database.py): past MAX_ENTRIES rows it only deletes expired ones.
+        "default": {"BACKEND": "caching.database.DatabaseCache", "LOCATION": "django_cache",
                     "OPTIONS": {"MAX_ENTRIES": 10_000}},
         # Pages only; their bytes are bounded by PAGE_CACHE_MAX_BYTES before Django's culling could apply.
         "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache",
                   "OPTIONS": {"MAX_ENTRIES": 100_000}},
     }
+# This process's own cache of pages, fragments and loaded content, bounded in bytes (caching/memory.py).
+CACHES["memory"] = {"BACKEND": "caching.memory.MemoryCache", "LOCATION": "everx", "TIMEOUT": None,
+                    "OPTIONS": {"MAX_BYTES": int(env("MEMORY_CACHE_BYTES", 64 * 1024 * 1024))}}
+# Asked before a page renders a visitor's own query (caching/pages.py): the per-client limit, 429 past it.
+PAGE_RENDER_REFUSAL = "core.render_limit.refusal"
 # Seconds a process keeps the content version it read before reading the shared one again: a change
-# reaches every process within this time (core/content_version.py).
+# reaches every process within this time (caching/content_version.py).
 CONTENT_VERSION_MAX_AGE = 1.0
 
-# Whole-page cache (core/page_cache.py), keyed by language, path and content version.
+# Whole-page cache (caching/pages.py), keyed by language, path and content version.
 PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE_ENABLED", True)
 PAGE_CACHE_SECONDS = int(env("PAGE_CACHE_SECONDS", 24 * 3600))
 # Bytes of pages the shared cache holds per content version (counted as the database cache stores them);
-# beyond it pages are rendered and served without being stored (core/page_store.py).
+# beyond it pages are rendered and served without being stored (caching/pages.py).
 PAGE_CACHE_MAX_BYTES = int(env("PAGE_CACHE_MAX_BYTES", 32 * 1024 * 1024))
-# Pages each process also keeps in memory, most recently served first (core/page_cache.py).
-PAGE_MEMORY_CACHE_BYTES = int(env("PAGE_MEMORY_CACHE_BYTES", 32 * 1024 * 1024))
 # What browsers and a CDN in front are told: browsers revalidate (ETag), a CDN may keep a page briefly.
 PAGE_BROWSER_MAX_AGE = int(env("PAGE_BROWSER_MAX_AGE", 0))
 PAGE_SHARED_MAX_AGE = int(env("PAGE_SHARED_MAX_AGE", 60))

@@ -20,7 +20,8 @@ WHITENOISE_AUTOREFRESH = True
 # One process, and each test empties the cache: a per-process cache is the shared one here, and the
 # content version is read afresh on every request (a copy kept for a second would outlive the test).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-tests"},
-          "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-test-pages"}}
+          "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-test-pages"},
+          "memory": {"BACKEND": "caching.memory.MemoryCache", "LOCATION": "everx-tests", "TIMEOUT": None}}
 CONTENT_VERSION_MAX_AGE = 0
 # Tests render many answers from one address; the tests of the limit set it (tests/core/test_render_limit.py).
 RENDER_RATE_LIMIT = 0

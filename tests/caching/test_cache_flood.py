@@ -12,16 +12,16 @@ from django.db import connection
 from django.test import override_settings
 from django.urls import reverse
 
+from caching.content_version import CONTENT_VERSION_KEY
+from caching.pages import page_cache_key
 from catalog.models import GPU
-from core.content_version import CONTENT_VERSION_KEY
-from core.page_cache import page_cache_key, recent_pages
 from everx.settings import base as server_settings
 from everx.settings.base import next_redis_database
 
 from ..conftest import forget_the_cache
 from ..editors import PASSWORD, create_editor
 from ..localized_urls import url_in
-from ..servers import DATABASE_CACHES, redis_server
+from ..servers import DATABASE_CACHES, MEMORY_CACHE, redis_server
 
 # What a flood leaves behind is read exactly: every key of both aliases with the size of its value (none may come, go
 # or change size). So a flood need not be long to catch a request that stores a page or a value, even a byte: it is
@@ -65,7 +65,7 @@ def flood(client, start, count):
 
 @contextmanager
 def database_caches():
-    with override_settings(CACHES=DATABASE_CACHES):
+    with override_settings(CACHES={**DATABASE_CACHES, "memory": MEMORY_CACHE}):
         call_command("createcachetable", verbosity=0)
         forget_the_cache()
 
@@ -87,7 +87,7 @@ def redis_caches():
         backend = "django.core.cache.backends.redis.RedisCache"
         with override_settings(CACHES={"default": {"BACKEND": backend, "LOCATION": url, "OPTIONS": options},
                                        "pages": {"BACKEND": backend, "LOCATION": next_redis_database(url),
-                                                 "OPTIONS": options}}):
+                                                 "OPTIONS": options}, "memory": MEMORY_CACHE}):
             forget_the_cache()
 
             def stored():
@@ -154,7 +154,7 @@ def test_a_flood_of_distinct_calculator_urls_stores_nothing_and_leaves_state_int
 
         assert caches["default"].get(CONTENT_VERSION_KEY) == version
         assert client.post(reverse("admin:login"), {"username": "editor", "password": PASSWORD}).status_code == 429
-        recent_pages.clear()
+        caches["memory"].clear()
         with override_settings(PAGE_CACHE_ENABLED=True):
             response = client.get(normal)
         assert response["Cache-Control"].startswith("public")
@@ -191,7 +191,7 @@ def test_the_page_cache_stays_within_its_byte_bound_and_state_survives_it(client
 def test_junk_and_other_inputs_are_served_uncached_and_presets_cached(client, launch_content):
     # The shared cache is asked: a page an earlier test rendered in this process would be served from its memory
     # (under the kept content version) and never stored again.
-    recent_pages.clear()
+    caches["memory"].clear()
     for query in ("?size=abc&method=full_adam", "?size=70&method=full_adam", "?answer=nonsense", "?size=",
                   "?answer=training&answer=training"):
         response = client.get(calculator("en", query))
@@ -215,9 +215,9 @@ def test_junk_and_other_inputs_are_served_uncached_and_presets_cached(client, la
 def test_the_state_cache_never_culls_a_live_key(db):
     """Past MAX_ENTRIES Django's database cache deletes a third of the keys in key order, and the content
     version and other counters that sort first would go: the state alias deletes expired rows only."""
-    state = {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache",
+    state = {"BACKEND": "caching.database.DatabaseCache", "LOCATION": "django_cache",
              "OPTIONS": {"MAX_ENTRIES": 10}}
-    with override_settings(CACHES={**DATABASE_CACHES, "default": state}):
+    with override_settings(CACHES={**DATABASE_CACHES, "default": state, "memory": MEMORY_CACHE}):
         call_command("createcachetable", verbosity=0)
         cache = caches["default"]
         cache.set(CONTENT_VERSION_KEY, 7, timeout=None)

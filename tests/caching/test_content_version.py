@@ -6,8 +6,8 @@ from django.contrib.auth.models import Group, Permission
 from django.core.cache import cache
 from django.core.management import call_command
 
+from caching.content_version import CONTENT_VERSION_KEY, content_version
 from company.models import LegalPage
-from core.content_version import CONTENT_VERSION_KEY, content_version
 from staff.editor_role import EDITORS_GROUP
 
 # Computed apart from the apps' declarations (core.content_models): a content model left undeclared fails.

@@ -11,8 +11,8 @@ from django.http import HttpResponse
 from django.template import engines
 from django.test.utils import CaptureQueriesContext
 
+from caching.pages import cached_page
 from catalog.models import GPU
-from core.page_cache import cached_page
 from workloads.models import Workload
 
 from ..deck import squash

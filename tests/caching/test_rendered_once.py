@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from django.utils import translation
 
+from caching.content_version import bump_content_version
 from core import formatting
-from core.content_version import bump_content_version
 from core.pages import language_codes
 from workloads.models import Workload
 

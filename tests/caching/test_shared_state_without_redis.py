@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from caching.database import DatabaseCache
 from catalog.models import GPU
-from core.database_cache import DatabaseCache
 from workloads.models import Workload
 
 from ..deck import squash

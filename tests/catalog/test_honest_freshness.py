@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from caching.content_version import content_changed
 from catalog.loading import GPUS_CSV
 from catalog.models import GPU
-from core.content_version import content_changed
 from prices.price_import import import_prices
 from workloads.models import Workload
 

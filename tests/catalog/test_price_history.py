@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from caching.content_version import content_changed
 from catalog.models import GPU, PricePoint
 from catalog.price_events import price_changed
 from catalog.price_history import record_points
 from charts.step_chart import step_chart
 from charts.text import FONT_SIZE, text_width
-from core.content_version import content_changed
 from prices.price_import import import_prices
 
 from ..editors import change_form_data

@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.utils import translation
 from django.utils.translation import gettext
 
+from caching.content_version import CONTENT_VERSION_KEY, content_version
 from company.legal_text import render_legal_text
 from company.loading import load_legal_pages
 from company.models import LegalPage
-from core.content_version import CONTENT_VERSION_KEY, content_version
 from core.formatting import REGIONAL_LOCALES
 from optin.models import OutboxEmail
 from signups.models import Signup

@@ -1,4 +1,4 @@
-"""What the calculator works out once and reuses (estimator/page_parts.py, core/remembered_markup.py, the estimator's
+"""What the calculator works out once and reuses (estimator/page_parts.py, caching/fragments.py, the estimator's
 shared per-rule figures) gives what a fresh computation gives: the same markup in every language and after an
 editor's change, the same form fields as Django renders them, and the same exact figures as a plain per-GPU-count
 computation of the rules."""
@@ -9,6 +9,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
+from django.core.cache import caches
 from django.forms import BoundField
 from django.http import QueryDict
 from django.utils import translation
@@ -16,13 +17,12 @@ from hypothesis import assume, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from caching import content_version
 from catalog.loading import read_gpus
 from catalog.models import GPU
 from catalog.sizing_methods import SIZING_METHODS
 from charts.cost_chart import log_scale
-from core import content_version
 from core.exact_numbers import exact
-from core.remembered_markup import remembered_markup
 from estimator import formulas
 from estimator.efficiency import efficiency_model
 from estimator.forms import InferenceForm, TrainingForm
@@ -57,7 +57,7 @@ def test_memoised_parts_equal_a_fresh_render_in_every_language(client, launch_co
     for language in LANGUAGES:
         for index, query in enumerate(QUERIES):
             content_version.bump_content_version()
-            remembered_markup.clear()
+            caches["memory"].clear()
             fresh[language, index] = page(client, language, query)
     for language in reversed(LANGUAGES):
         for index, query in reversed(list(enumerate(QUERIES))):

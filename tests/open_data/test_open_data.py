@@ -26,15 +26,15 @@ from django.utils.translation import gettext
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from caching.content_version import bump_content_version
+from caching.shared import shared_cache
 from catalog import gpu_tables
 from catalog.columns import LargestModelColumn
 from catalog.models import GPU, PricePoint
 from catalog.sizing_methods import SIZING_METHODS
 from catalog.specs import NOT_SUPPORTED_MARK, SPECS, spec_label
-from core.content_version import bump_content_version
 from core.csv_cells import spreadsheet_safe
 from core.formatting import format_model_size, format_price_per_hour, format_quantity, not_published
-from core.shared_cache import shared_cache
 from open_data import document, http
 from open_data.document import GPU_COUNTS
 from prices.price_import import import_prices
@@ -44,7 +44,7 @@ from ..languages import LANGUAGES
 from ..localized_urls import url_in
 from ..queries import add_test_gpus, page_queries
 from ..servers import DATABASE_CACHE as SERVERS_CACHE
-from ..servers import gunicorn_server
+from ..servers import MEMORY_CACHE, gunicorn_server
 from ..sitemap import sitemap_paths
 
 GPUS_JSON, GPUS_CSV = "/data/gpus.json", "/data/gpus.csv"
@@ -484,8 +484,9 @@ def test_a_since_window_has_its_own_etag_and_304(client, launch_content):
     assert client.get(path + "&utm_source=x")["ETag"] == response["ETag"]
 
 
-DATABASE_CACHE = {"default": {"BACKEND": "core.database_cache.DatabaseCache", "LOCATION": "django_cache"},
-                  "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache"}}
+DATABASE_CACHE = {"default": {"BACKEND": "caching.database.DatabaseCache", "LOCATION": "django_cache"},
+                  "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache"},
+                  "memory": MEMORY_CACHE}
 
 
 def concurrent_gets(path, count):
@@ -565,11 +566,11 @@ def test_a_request_that_waits_too_long_for_another_render_is_told_to_retry(clien
 @pytest.mark.multiprocess
 def test_twenty_requests_to_two_gunicorn_workers_right_after_an_import_render_once(live_launch_content):
     """Across processes: gunicorn with 2 workers and the database cache; an import, then 20 requests at once.
-    Renders are counted from the servers' log (``core.render_once`` logs each)."""
+    Renders are counted from the servers' log (``caching.pages`` logs each)."""
     slug = "h100-sxm"
     rendered = f"Rendered /data/gpus/{slug}/prices.json".encode()
     with tempfile.TemporaryFile() as log, gunicorn_server(workers=2, log=log) as server, \
-            override_settings(CACHES={"default": SERVERS_CACHE}):
+            override_settings(CACHES={"default": SERVERS_CACHE, "memory": MEMORY_CACHE}):
         url = f"{server}/data/gpus/{slug}/prices.json"
 
         def get(index, results):

@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from django.utils.translation import gettext
 
+from caching.pages import page_cache_key
 from catalog.models import GPU
 from core.formatting import format_number, format_usd
-from core.page_cache import page_cache_key, recent_pages
 from providers.models import ProviderPageText
 
 from ..html import Page, form_fields
@@ -156,7 +156,7 @@ def stored(client, path):
 
 
 def test_presets_are_kept_by_the_page_cache_and_other_input_is_not(client, launch_content):
-    recent_pages.clear()  # what this process kept of earlier tests' pages is served without reaching the store
+    caches["memory"].clear()  # what this process kept of earlier tests' pages is served without reaching the store
     page = url_in("de", "providers:page")
     for query in ("", "?gpu=h100-sxm&count=8", "?count=1&gpu=b200"):
         response = client.get(page + query)

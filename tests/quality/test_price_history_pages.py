@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from caching.content_version import content_changed
 from catalog.models import GPU, PricePoint
-from core.content_version import content_changed
 
 from ..localized_urls import url_in
 from ..page_judges import VIEWPORTS, axe_context, axe_problems_in_each_scheme, vnu_errors

@@ -3,12 +3,13 @@ under the version kept for it; one that could make the database or the settings 
 it back at its end unless it committed."""
 import pytest
 from django.contrib.auth.models import Group
+from django.core.cache import caches
 from django.test import override_settings
 
+from caching.content_version import content_version
+from caching.fragments import CachedContent
 from catalog.current_gpus import current_gpus
 from catalog.models import GPU
-from core.content_version import content_version
-from core.per_version import PerContentVersion
 
 from .. import launch_version
 from ..operator_record import fill_operator_record
@@ -63,7 +64,7 @@ def test_a_test_that_left_it_puts_it_back_with_the_content_loaded_under_it(launc
     # What the test's teardown does, before the next test starts (this one's transaction rolled back):
     assert launch_version.end_test(request.node)
     assert launch_version._kept_version == kept
-    assert current_gpus.loaded() is gpus
+    assert caches["memory"].get(current_gpus.key) is gpus
     assert gpus.by_slug["h100-sxm"].name != "Renamed"
 
 
@@ -81,11 +82,11 @@ def test_a_test_with_a_committed_database_does_not_put_it_back(launch_content):
     renamed = current_gpus()
     assert not launch_version.end_test(CommittingTest())
     assert launch_version._kept_version is None
-    assert current_gpus.loaded() is renamed
+    assert current_gpus() is renamed
 
 
-def test_every_value_kept_per_version_is_listed():
-    assert current_gpus in PerContentVersion.instances
+def test_every_loader_is_listed():
+    assert current_gpus in CachedContent.instances
 
 
 @pytest.mark.parametrize("sql, changes", [

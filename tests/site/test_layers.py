@@ -17,11 +17,13 @@ PROJECT = Path(__file__).resolve().parents[2]
 # feed, workload pages, the forms (signups and provider applications, then the price alerts built on them),
 # the founders' demand figures (which read signups and alerts), and the composition on top.
 # Below core, the number input (number_input/, a plain package without Django) that core's formatting and form
-# fields build on. Just above core, the app server's parts (serving/: gunicorn's worker, log redaction, /healthz) and
-# the staff's side (staff/: the admin site every app's admin registers with, its login, the Editors role); then the
-# chart drawers (charts/, a plain package fed plain data); prices/ (the import and the admin's price edit) just above
-# the catalogue whose models it writes.
-LAYERS = ("number_input", "core", "serving", "staff", "charts", "company", "optin", "catalog", "prices", "open_data",
+# fields build on, then the caching (caching/: pages, fragments and loaded content under the content version, which
+# core's page head, regions and social images use too). Just above core, the app server's parts (serving/: gunicorn's
+# worker, log redaction, /healthz) and the staff's side (staff/: the admin site every app's admin registers with, its
+# login, the Editors role); then the chart drawers (charts/, a plain package fed plain data); prices/ (the import and
+# the admin's price edit) just above the catalogue whose models it writes.
+LAYERS = ("number_input", "caching", "core", "serving", "staff", "charts", "company", "optin", "catalog", "prices",
+          "open_data",
           "estimator", "workloads", "signups", "providers", "alerts", "demand", "storefront")
 
 

@@ -14,9 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from caching.content_version import content_version
 from catalog.models import GPU
 from core.content_files import read_toml
-from core.content_version import content_version
 from core.formatting import format_price_per_hour
 from staff.editor_role import EDITORS_GROUP
 from storefront.loading import CONTENT_DIR, FILE_NAME
@@ -296,8 +296,8 @@ def test_without_the_launch_content_the_home_page_still_renders(client, empty_da
 
 def test_the_company_line_shows_the_operator_record_only_once_complete(client, launch_content):
     """Issue 44: who is behind the site, from the operator record (never invented), hidden while incomplete."""
+    from caching.content_version import content_changed
     from company.models import OperatorRecord
-    from core.content_version import content_changed
 
     from ..operator_record import fill_operator_record
 

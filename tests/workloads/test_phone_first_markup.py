@@ -10,9 +10,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.utils import timezone, translation
 
+from caching.content_version import content_changed
 from catalog.models import GPU, PricePoint
 from catalog.specs import spec_text
-from core.content_version import content_changed
 from core.formatting import format_usd
 from storefront.price_ladder import price_ladder
 from workloads.models import Workload

@@ -3,7 +3,7 @@
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from core.content_version import bump_content_version
+from caching.content_version import bump_content_version
 from workloads.models import Workload
 
 from ..queries import add_test_gpus

@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from caching.content_version import content_changed
 from catalog.loading import load_gpus
 from company.loading import load_legal_pages
-from core.content_version import content_changed
 from estimator.loading import load_model_presets
 from storefront.loading import load_landing_page
 from workloads.loading import load_workloads

@@ -1,8 +1,8 @@
-"""Make every cached page fresh on every app server (core.content_version): after a database restore, the
+"""Make every cached page fresh on every app server (caching.content_version): after a database restore, the
 shared cache (Redis, kept apart from the database) may hold pages of data newer than the restored one."""
 from django.core.management.base import BaseCommand, CommandError
 
-from core.content_version import bump_content_version
+from caching.content_version import bump_content_version
 
 
 class Command(BaseCommand):

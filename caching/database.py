@@ -8,7 +8,7 @@ at the start of the transaction by ``transaction_mode`` IMMEDIATE), and its expi
 
 Django culls a third of the keys in key order past ``MAX_ENTRIES``, and the content version sorts
 first: this cache holds state for correctness only (pages have their own alias,
-``core.page_store``), so past ``MAX_ENTRIES`` it deletes expired rows and nothing else."""
+``caching.pages``), so past ``MAX_ENTRIES`` it deletes expired rows and nothing else."""
 import base64
 import pickle
 

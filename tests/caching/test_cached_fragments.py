@@ -1,12 +1,13 @@
-"""Markup rendered once per language and context and kept (core/remembered_markup.py): the header and footer,
-signup links, catalogue rows. A page shows the markup of its own context, never another page's or another
-language's, and the memory stays bounded in bytes."""
+"""Markup rendered once per language and context and cached (caching/fragments.py, in the ``memory`` alias of
+caching/memory.py): the header and footer, signup links, catalogue rows. A page shows the markup of its own context,
+never another page's or another language's, and the memory stays bounded in bytes."""
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.template import Context, Template
 from django.template.loader import render_to_string
@@ -16,14 +17,17 @@ from django.utils import timezone, translation
 from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 
+from caching import fragments
+from caching import memory as memory_module
+from caching.content_version import bump_content_version, content_version
+from caching.fragments import frozen, render_cached_around, with_hole
+from caching.memory import ENTRY_BYTES, MemoryCache
 from catalog.catalogue import priced_gpus
+from catalog.current_gpus import current_gpus
 from catalog.models import GPU
 from catalog.views import query_paths
-from core import remembered_markup as remembered_markup_module
 from core import site_parts
-from core.content_version import bump_content_version
 from core.pages import page_context
-from core.remembered_markup import RememberedMarkup, frozen, remembered_markup, render_remembered_around, with_hole
 from estimator.models import ModelPreset
 from workloads.models import Workload
 
@@ -65,25 +69,54 @@ def test_equal_keys_only_for_values_that_render_the_same():
 
 
 def test_the_least_recently_used_markup_is_dropped_beyond_the_bound():
-    regions = RememberedMarkup(max_bytes=2)
+    memory = MemoryCache("bound-test", {"TIMEOUT": None, "OPTIONS": {"MAX_BYTES": 2 * (ENTRY_BYTES + 1)}})
+    memory.clear()
     renders = []
 
     def render(text):
         renders.append(text)
         return text
 
-    for key in ("a", "b", "a", "c", "a", "b"):
-        assert regions.get_or_render(key, lambda key=key: render(key)) == key
+    for key in ("a", "b", "a", "c", "a", "b"):  # each entry ENTRY_BYTES and its value's byte
+        assert memory.get_or_set(key, lambda key=key: render(key)) == key
     # "b" was the least recently used when "c" came, and was rendered again.
     assert renders == ["a", "b", "c", "b"]
-    assert len(regions.entries) == 2 and regions.size == 2
-    regions.get_or_render("long", lambda: ("abc", "d"))  # 4 bytes: alone beyond the bound, dropped at once
-    assert regions.size == 0 and not regions.entries
+    assert len(memory.entries) == 2 and memory.held == [2 * (ENTRY_BYTES + 1)]
+    memory.set("long", ("abc", "d" * ENTRY_BYTES * 2))  # alone beyond the bound: never stored, nothing else dropped
+    assert memory.get("long") is None and len(memory.entries) == 2 and memory.held == [2 * (ENTRY_BYTES + 1)]
+
+
+def test_the_memory_cache_keeps_values_as_they_are_and_counts_their_strings():
+    memory = MemoryCache("size-test", {"TIMEOUT": None, "OPTIONS": {"MAX_BYTES": 10_000}})
+    memory.clear()
+
+    @dataclass(frozen=True)
+    class Row:
+        card: str
+        cells: tuple
+
+    row = Row("x" * 100, ("y" * 50, Decimal("1.5"), None))
+    memory.set(("row", 1), row, version=7)
+    assert memory.get(("row", 1), version=7) is row  # not a copy: nothing pickled
+    assert memory.get(("row", 1), version=8) is None  # another content version finds nothing
+    assert memory.held == [ENTRY_BYTES + 150]  # the row's strings
+    memory.set("gpu", object())  # any other object counts a fixed size
+    assert memory.held == [ENTRY_BYTES + 150 + ENTRY_BYTES + memory_module.OBJECT_BYTES]
+
+
+def memory_keys():
+    """The keys of what this process cached in its ``memory`` alias (without their version)."""
+    return [key for key, _version in caches["memory"].entries]
+
+
+def cached_regions():
+    return [key for key in memory_keys() if isinstance(key, tuple) and key[0] == "template"
+            and key[1] in ("includes/storefront/header.html", "includes/footer.html")]
 
 
 def test_each_page_shows_its_own_current_link_and_language(client, launch_content, settings):
     settings.PAGE_CACHE_ENABLED = False
-    remembered_markup.clear()
+    caches["memory"].clear()
     workloads = list(Workload.objects.filter(key__in=("llm-training", "llm-inference")))
     for _round in range(2):  # the second round is served the kept markup
         for workload in workloads:
@@ -93,9 +126,7 @@ def test_each_page_shows_its_own_current_link_and_language(client, launch_conten
                 assert [link.text for link in current] == [getattr(workload, f"title_{language}")]
                 assert header.find("details", class_="language-switcher").find("span", lang=language).text == (
                     language.upper())
-    regions = [key for key in remembered_markup.entries if key[1] in ("includes/storefront/header.html",
-                                                                       "includes/footer.html")]
-    assert len(regions) == 2 * 2 * len(workloads)  # the header and footer of each page
+    assert len(cached_regions()) == 2 * 2 * len(workloads)  # the header and footer of each page
 
 
 def test_a_region_with_a_value_that_is_not_plain_is_rendered_every_time(monkeypatch):
@@ -106,10 +137,10 @@ def test_a_region_with_a_value_that_is_not_plain_is_rendered_every_time(monkeypa
         return {"thing": object()}
 
     monkeypatch.setitem(site_parts._regions, "test", site_parts.Region("includes/brand_mark.html", context))
-    before = len(remembered_markup.entries)
+    before = len(memory_keys())
     first = site_parts.render_region("test", {})
     assert site_parts.render_region("test", {}) == first
-    assert len(remembered_markup.entries) == before
+    assert len(memory_keys()) == before
 
 
 def page_text(client, address):
@@ -150,7 +181,7 @@ def test_a_kept_form_shows_its_own_values_errors_and_language(client, launch_con
 
 def kept(kind):
     """The kept markup entries of one kind (the first item of their key)."""
-    return [key for key in remembered_markup.entries if key[0] == kind]
+    return [key for key in memory_keys() if isinstance(key, tuple) and key[0] == kind]
 
 
 def kept_but_for_the_minute(kind, minute_at):
@@ -178,7 +209,7 @@ def test_the_catalogue_reads_its_gpus_once_per_content_version_and_minute(launch
 
 def test_a_catalogue_preset_is_kept_and_any_other_input_rendered_each_time(client, launch_content, settings):
     settings.PAGE_CACHE_ENABLED = False
-    remembered_markup.clear()
+    caches["memory"].clear()
     page_text(client, url_in("en", "catalog:gpu_list", {"vendor": "NVIDIA", "min_memory": "40"}))
     assert kept("catalogue") == []
     first = page_text(client, url_in("en", "catalog:gpu_list", {"vendor": "NVIDIA"}))
@@ -195,7 +226,7 @@ def test_a_gpu_pages_price_block_is_kept_and_its_empty_calculator_forms_follow_t
     """The GPU page's price block and history are kept for the minute; the calculator's empty form, which lists the
     model presets, is kept per content version: an editor's rename shows at once."""
     settings.PAGE_CACHE_ENABLED = False
-    remembered_markup.clear()
+    caches["memory"].clear()
     gpu_page = url_in("en", "catalog:gpu_detail", slug="h100-sxm")
     assert page_text(client, gpu_page) == page_text(client, gpu_page)
     assert len(kept_but_for_the_minute("gpu-page-price", 5)) == 1
@@ -209,10 +240,10 @@ def test_a_gpu_pages_price_block_is_kept_and_its_empty_calculator_forms_follow_t
         assert "Renamed model 8B" in form.text, answer
 
 
-def test_a_remembered_include_renders_as_the_include_once_per_language_and_values():
-    template = Template('{% load remembered %}{% remembered_include "includes/catalog/tool_links.html" here=here %}')
+def test_a_cached_include_renders_as_the_include_once_per_language_and_values():
+    template = Template('{% load cached %}{% cached_include "includes/catalog/tool_links.html" here=here %}')
     include = Template('{% include "includes/catalog/tool_links.html" with here=here only %}')
-    remembered_markup.clear()
+    caches["memory"].clear()
     for language in ("en", "de"):
         with translation.override(language):
             for here in ("catalog:gpu_list", "catalog:compare", "catalog:gpu_list"):
@@ -258,7 +289,7 @@ def test_a_region_kept_around_the_query_is_the_region_rendered_with_it(rf, launc
 
 def test_a_region_is_kept_once_for_all_the_queries_of_a_page(client, launch_content, settings):
     settings.PAGE_CACHE_ENABLED = False
-    remembered_markup.clear()
+    caches["memory"].clear()
     for answer in ([], [("answer", "training"), ("tokens", "100")]):
         for size in ("7", "13.5", "70"):
             query_pairs = [*answer, ("size", size), ("method", "full_adam")]
@@ -267,23 +298,30 @@ def test_a_region_is_kept_once_for_all_the_queries_of_a_page(client, launch_cont
             link = urlsplit(switcher.find("a", hreflang="de").attrs["href"])
             assert link.path == url_in("de", "estimator:calculator")
             assert sorted(parse_qsl(link.query)) == sorted(query_pairs)
-    regions = [key for key in remembered_markup.entries if key[1] in ("includes/storefront/header.html",
-                                                                       "includes/footer.html")]
-    assert len(regions) == 2  # one header and one footer for the six inputs on both tabs
+    assert len(cached_regions()) == 2  # one header and one footer for the six inputs on both tabs
 
 
 def test_markup_is_rendered_with_the_text_where_a_hole_would_not_give_the_same(monkeypatch):
     templates = {"escaped": "<a href='{{ path }}'>{{ name }}</a>", "filtered": "<a href='{{ path|urlencode }}'>x</a>",
                  "sliced": "{{ path|slice:':-3' }}", "in a script": "<script>var p = '{{ path|escapejs }}';</script>",
                  "json": "{{ data|json_script }}", "upper": "{{ path|upper }}"}
-    monkeypatch.setattr(remembered_markup_module, "render_to_string",
+    monkeypatch.setattr(fragments, "render_to_string",
                         lambda name, context: Template(templates[name]).render(Context(context)))
     text = "?a=1&b=<'2'>"
     for name in templates:
         context = {"path": "/en/x/" + text, "name": "N", "data": {"item": "https://site.example/en/x/" + text}}
-        assert render_remembered_around(name, context, text) == Template(templates[name]).render(Context(context))
+        assert render_cached_around(name, context, text) == Template(templates[name]).render(Context(context))
     # A safe string is shown unescaped: never holed.
     safe = {"path": mark_safe("/en/x/" + text), "name": "N"}
     with pytest.raises(ValueError):
         with_hole(safe, text)
-    assert render_remembered_around("escaped", safe, text) == Template(templates["escaped"]).render(Context(safe))
+    assert render_cached_around("escaped", safe, text) == Template(templates["escaped"]).render(Context(safe))
+
+
+def test_loaded_content_keeps_one_value_per_loader_the_last_version_replacing_the_one_before(launch_content):
+    first = current_gpus()
+    bump_content_version()
+    second = current_gpus()
+    assert second is not first and second.version == content_version()
+    assert [key for key in memory_keys() if key == current_gpus.key] == [current_gpus.key]
+    assert current_gpus() is second

@@ -1,9 +1,10 @@
-"""The content version: one number in the shared cache that every editor change bumps.
+"""The content version: the one generation number of everything cached, in the shared cache, bumped by every
+editor change.
 
-Rendered pages are cached under a key that carries it, so any save, import or deletion makes every
-page fresh in every language, on every app server that shares the cache. A process reads the shared
-number at most once every ``CONTENT_VERSION_MAX_AGE`` seconds (a round trip per request would cost the
-database cache most of its speed), so a change reaches every other process within that time, and the
+Rendered pages, fragments and loaded content are cached under keys (or Django's ``version=``) that carry it, so
+any save, import or deletion makes every page fresh in every language, on every app server that shares the cache.
+A process reads the shared number at most once every ``CONTENT_VERSION_MAX_AGE`` seconds (a round trip per request
+would cost the database cache most of its speed), so a change reaches every other process within that time, and the
 process that made it at once.
 
 With the shared cache unavailable the version is unknown: each second gets a number nothing was stored
@@ -18,8 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from .content_models import content_models
-from .shared_cache import CacheUnavailable, shared_cache
+from .shared import CacheUnavailable, shared_cache
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ _bump_pending = False
 
 def starting_version():
     """A counter that starts again (the cache emptied or restarted) starts from a number no process has
-    seen: a process that kept content of an earlier version (``workloads.snapshot``) then reloads it."""
+    seen: a process that cached content of an earlier version then loads it again."""
     return secrets.randbelow(2**48) + 1
 
 
@@ -87,10 +87,10 @@ def content_changed(**_signal_arguments):
     transaction.on_commit(bump_content_version)
 
 
-def connect_content_signals():
-    """Bump the version whenever a content model changes (``core.content_models``), and only then: a
-    signup, a mail sent, a permission given or a ``migrate`` leaves every cached page in place."""
-    for model in content_models():
+def connect_content_signals(models):
+    """Bump the version whenever one of ``models`` (the content, ``core.content_models``) changes, and only then:
+    a signup, a mail sent, a permission given or a ``migrate`` leaves every cached page in place."""
+    for model in models:
         uid = f"content-version-{model._meta.label_lower}"
         post_save.connect(content_changed, sender=model, dispatch_uid=f"{uid}-save")
         post_delete.connect(content_changed, sender=model, dispatch_uid=f"{uid}-delete")

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CachingConfig(AppConfig):
+    """Everything that stores or invalidates rendered output or loaded content (docs/decisions/0021)."""
+
+    name = "caching"

@@ -1,0 +1,37 @@
+"""The shared cache (Redis, or the database) as the site calls it: an outage is an answer, not a 500.
+
+Callers decide what an unavailable cache means for them: pages render from the database. After a failure this
+process leaves the cache alone for a second, so that a server that is down (or a host that does not answer, up to
+the client's timeouts) costs one request a second, not every request."""
+import logging
+import time
+
+from django.core.cache import caches
+from django.db import DatabaseError
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_FAILURE_SECONDS = 1.0
+# What a cache server that is down raises: Redis's errors; the database's, wrapped in Django's DatabaseError.
+OUTAGE_ERRORS = (RedisError, DatabaseError, OSError)
+
+_unavailable_until = 0.0
+
+
+class CacheUnavailable(Exception):
+    """The shared cache did not answer, or did not answer less than a second ago."""
+
+
+def shared_cache(operation, *args, cache_alias="default", **kwargs):
+    """``caches[cache_alias].<operation>(*args, **kwargs)``, raising CacheUnavailable when the cache server fails
+    (other errors, such as ValueError from ``incr`` of a missing key, are the caller's)."""
+    global _unavailable_until
+    if time.monotonic() < _unavailable_until:
+        raise CacheUnavailable
+    try:
+        return getattr(caches[cache_alias], operation)(*args, **kwargs)
+    except OUTAGE_ERRORS as error:
+        _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
+        logger.warning("Shared cache unavailable (%s): %s", operation, error)
+        raise CacheUnavailable from error
