@@ -127,10 +127,14 @@ def stored_entry(request, response, compress=True):
             "uses_nonce": bool(nonce)}
 
 
+def accepts_gzip(request):
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
 def serve_entry(request, entry):
     """A stored page's response (gzip when taken, each representation with its own ETag), or Django's 304. HEAD
     gets the bytes too, so that its Content-Length is the GET's; the server sends no body."""
-    if entry["gzip_body"] is not None and "gzip" in request.headers.get("Accept-Encoding", "").lower():
+    if entry["gzip_body"] is not None and accepts_gzip(request):
         response = HttpResponse(entry["gzip_body"], content_type=entry["content_type"])
         response["Content-Encoding"], response["ETag"] = "gzip", entry["etag"][:-1] + '-gzip"'
     else:
@@ -200,7 +204,7 @@ def cached_page(view=None, *, query=(), busy=None, wait_seconds=10):
             return response
         if hasattr(response, "render"):
             response.render()
-        gzip_taken = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+        gzip_taken = accepts_gzip(request)
         if (getattr(response, "canonical_query", None) if query else []) != query_pairs_read(request, query):
             response = serve_entry(request, stored_entry(request, response, compress=gzip_taken))
             response["Cache-Control"] = private_cache_control()
