@@ -1,9 +1,9 @@
 """The admin inline for a page's text blocks (``core.content_blocks``): one stacked form per block, in
-their order, with a tab per language."""
+their order (its fields as declared: the order, the title, the text), with a tab per language."""
 from modeltranslation.admin import TranslationStackedInline
 
 
 def block_inline(block_model):
     return type(f"{block_model.__name__}Inline", (TranslationStackedInline,), {
-        "model": block_model, "extra": 0, "fields": block_model.edited_fields,
+        "model": block_model, "extra": 0,
     })
