@@ -90,12 +90,17 @@ def content_changed(**_signal_arguments):
     transaction.on_commit(bump_content_version)
 
 
+def forget_known_state():
+    """This process knows no version and no outage of the shared cache, as when it started."""
+    global _known, _bump_pending
+    _known, _bump_pending = (None, 0.0), False
+    shared.forget_outage()
+
+
 def forget_the_caches_state(setting, **_signal_arguments):
     """Other caches (settings changed, as tests change them): their version and their outages are not known yet."""
-    global _known, _bump_pending
     if setting == "CACHES":
-        _known, _bump_pending = (None, 0.0), False
-        shared.forget_outage()
+        forget_known_state()
 
 
 def connect_content_signals(models):

@@ -12,7 +12,7 @@ from . import editors
 from .markers import starts_processes
 
 pytest_plugins = [
-    "tests.launch_content", "tests.schema_history", "tests.caches", "tests.browsers", "tests.sqlite_sites"]
+    "tests.launch_version", "tests.launch_content", "tests.schema_history", "tests.browsers", "tests.sqlite_sites"]
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM is used beside it in tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -7,7 +7,8 @@ from django.db import connection
 from django.test import Client
 
 from . import launch_copy
-from .markers import starts_processes
+from .launch_version import forget_the_cache
+from .markers import has_own_state
 from .sitemap import sitemap_paths
 
 
@@ -32,14 +33,7 @@ def launch_content_put_back(request, django_db_blocker):
         with django_db_blocker.unblock():
             launch_copy.ensure_launch_content()
     yield
-    launch_copy.tables_may_be_empty |= commits(request.node)
-
-
-def commits(item):
-    """Whether the test runs outside a rolled-back transaction (its teardown empties every table)."""
-    marker = item.get_closest_marker("django_db")
-    return (starts_processes(item) or bool({"transactional_db", "live_server"} & set(item.fixturenames))
-            or bool(marker and (marker.kwargs.get("transaction") or marker.kwargs.get("serialized_rollback"))))
+    launch_copy.tables_may_be_empty |= has_own_state(request.node)
 
 
 @pytest.fixture
@@ -51,9 +45,9 @@ def launch_content(db):
 
 
 @pytest.fixture
-def live_launch_content(transactional_db, caches_as_served):
+def live_launch_content(transactional_db):
     """The launch content, committed, for tests that drive a browser or a server (a transactional test: its
-    teardown empties the tables), with caches that keep, as a server's."""
+    teardown empties the tables)."""
     launch_copy.ensure_launch_content()
 
 
@@ -63,12 +57,14 @@ def sitemap_pages(django_db_setup, django_db_blocker):
     of path to HTML, in the sitemap's order, for the tests that read every page and change no content."""
     with django_db_blocker.unblock():
         launch_copy.ensure_launch_content()
+        forget_the_cache()
         client = Client()
         pages = {}
         for path in sitemap_paths(client):
             response = client.get(path)
             assert response.status_code == 200, path
             pages[path] = response.content.decode()
+        forget_the_cache()
     return pages
 
 

@@ -23,12 +23,12 @@ DEBUG = False
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]  # noqa: F405
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
 
-# Caches that keep nothing: each test reads the database as the test before it left it. Django's dummy cache for
-# the shared ones; the process's own store bounded to no bytes (Django's dummy cache would check its keys, which
-# are not strings). The tests of what the caches do ask for caches that keep (tests/caches.py).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
-          "pages": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
-          "memory": {"BACKEND": "caching.memory.MemoryCache", "LOCATION": "everx-tests", "OPTIONS": {"MAX_BYTES": 0}}}
+# One process: a per-process cache is the shared one here, and the content version is read afresh on every request
+# (a copy kept for a second would outlive the test). Each test starts with empty caches under the content version of
+# the launch content as loaded (tests/launch_version.py).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-tests"},
+          "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-test-pages"},
+          "memory": {"BACKEND": "caching.memory.MemoryCache", "LOCATION": "everx-tests", "TIMEOUT": None}}
 CONTENT_VERSION_MAX_AGE = 0
 # Tests render many answers from one address; the tests of the limit set it (tests/core/test_render_limit.py).
 RENDER_RATE_LIMIT = 0

@@ -18,8 +18,8 @@ from catalog.models import GPU
 from everx.settings import base as server_settings
 from everx.settings.base import next_redis_database
 
-from ..caches import empty_caches
 from ..editors import PASSWORD, create_editor
+from ..launch_version import forget_the_cache
 from ..localized_urls import url_in
 from ..servers import DATABASE_CACHES, MEMORY_CACHE, redis_server
 
@@ -67,7 +67,7 @@ def flood(client, start, count):
 def database_caches():
     with override_settings(CACHES={**DATABASE_CACHES, "memory": MEMORY_CACHE}):
         call_command("createcachetable", verbosity=0)
-        empty_caches()
+        forget_the_cache()
 
         def stored():
             with connection.cursor() as cursor:
@@ -77,7 +77,7 @@ def database_caches():
                 return {(alias, key): size for alias, key, size in cursor.fetchall()}
 
         yield stored
-    empty_caches()
+    forget_the_cache()
 
 
 @contextmanager
@@ -88,7 +88,7 @@ def redis_caches():
         with override_settings(CACHES={"default": {"BACKEND": backend, "LOCATION": url, "OPTIONS": options},
                                        "pages": {"BACKEND": backend, "LOCATION": next_redis_database(url),
                                                  "OPTIONS": options}, "memory": MEMORY_CACHE}):
-            empty_caches()
+            forget_the_cache()
 
             def stored():
                 clients = {alias: caches[alias]._cache.get_client() for alias in ("default", "pages")}
@@ -96,7 +96,7 @@ def redis_caches():
                         for key in client.scan_iter()}
 
             yield stored
-            empty_caches()
+            forget_the_cache()
 
 
 BACKENDS = {"database": database_caches, "redis": redis_caches}

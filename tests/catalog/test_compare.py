@@ -306,7 +306,7 @@ def test_chart_geometry_alone():
 @pytest.mark.parametrize("url", [
     compare_url("es"), compare_url("es", "h100-sxm", "a100-sxm", "h200"), compare_url("es", workload="llm-training"),
 ], ids=["form", "three-gpus", "workload"])
-def test_queries_do_not_grow_with_the_number_of_gpus(caches_as_served, client, launch_content, url):
+def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, url):
     before = page_queries(client, url)
     add_test_gpus(40, listed_in=Workload.objects.get(key="llm-training"))
     assert page_queries(client, url) == before

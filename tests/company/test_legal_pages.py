@@ -215,8 +215,7 @@ def test_both_pages_are_in_the_sitemap_with_their_alternates(client, launch_cont
             assert f"{settings.SITE_URL}{url_in(language, view_name)}" in sitemap
 
 
-def test_pages_are_served_from_the_page_cache_with_an_etag(
-        caches_as_served, client, launch_content, django_assert_num_queries):
+def test_pages_are_served_from_the_page_cache_with_an_etag(client, launch_content, django_assert_num_queries):
     path = url_in("es", "company:privacy")
     first = client.get(path)
     assert first.has_header("ETag") and first["Cache-Control"].startswith("public")
@@ -236,7 +235,7 @@ def test_an_editors_change_shows_at_once_in_the_cached_page(client, launch_conte
     assert "+49 40 1234567" in body and "1.1" in body
 
 
-def test_signups_and_mails_do_not_empty_the_page_cache(caches_as_served, client, launch_content):
+def test_signups_and_mails_do_not_empty_the_page_cache(client, launch_content):
     version = content_version()
     client.post(url_in("es", "signups:signup"), signup_data())
     run_mail_worker()

@@ -329,7 +329,7 @@ def test_without_presets_a_custom_shape_is_asked_for(client, launch_content):
 
 
 @pytest.mark.parametrize("params", [{}, {"size": "70", "method": "weights_16bit"}, {"size": "x"}])
-def test_queries_do_not_grow_with_the_number_of_gpus(caches_as_served, client, launch_content, params):
+def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, params):
     url = calculator_url("es", **params)
     before = page_queries(client, url)
     add_test_gpus(40)

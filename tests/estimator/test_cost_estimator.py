@@ -350,7 +350,7 @@ def test_odd_and_extreme_queries_never_fail(client, launch_content, query):
     {"answer": "inference", "size": "70", "weights": "fp8", "batch": "16"},
     {"answer": "training", "size": "x", "method": "full_adam"},
 ])
-def test_queries_do_not_grow_with_the_number_of_gpus(caches_as_served, client, launch_content, params):
+def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, params):
     url = calculator_url("de", **params)
     before = page_queries(client, url)
     add_test_gpus(100)

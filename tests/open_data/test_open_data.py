@@ -548,8 +548,7 @@ def test_spreadsheet_safe_quotes_text_that_starts_a_formula_and_keeps_numbers(va
     assert spreadsheet_safe(value) == cell
 
 
-def test_a_request_that_waits_too_long_for_another_render_is_told_to_retry(
-        caches_as_served, client, launch_content, monkeypatch):
+def test_a_request_that_waits_too_long_for_another_render_is_told_to_retry(client, launch_content, monkeypatch):
     """Another request holds the render lock (in another worker, say) and has not stored the file: after the
     bounded wait the answer is a JSON 503 with Retry-After, never a render of its own."""
     path = "/data/gpus/h100-sxm/prices.json"

@@ -155,7 +155,7 @@ def stored(client, path):
         is not None
 
 
-def test_presets_are_kept_by_the_page_cache_and_other_input_is_not(caches_as_served, client, launch_content):
+def test_presets_are_kept_by_the_page_cache_and_other_input_is_not(client, launch_content):
     caches["memory"].clear()  # what this process kept of earlier tests' pages is served without reaching the store
     page = url_in("de", "providers:page")
     for query in ("", "?gpu=h100-sxm&count=8", "?count=1&gpu=b200"):

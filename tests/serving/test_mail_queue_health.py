@@ -28,7 +28,7 @@ def queue_mail(age_seconds, **fields):
     return mail
 
 
-def test_an_unsent_mail_older_than_the_threshold_makes_the_health_check_degraded(caches_as_served, client, db):
+def test_an_unsent_mail_older_than_the_threshold_makes_the_health_check_degraded(client, db):
     assert health(client) == HEALTHY
     queue_mail(age_seconds=600)
     assert health(client) == HEALTHY  # within the default 900 seconds
@@ -40,12 +40,12 @@ def test_an_unsent_mail_older_than_the_threshold_makes_the_health_check_degraded
     assert health(client) == HEALTHY
 
 
-def test_a_mail_given_up_on_is_not_waiting(caches_as_served, client, db):
+def test_a_mail_given_up_on_is_not_waiting(client, db):
     queue_mail(age_seconds=7 * 24 * 3600, next_attempt_at=None, attempts=20, last_error="refused")
     assert health(client) == HEALTHY
 
 
-def test_a_mail_server_that_refuses_stalls_the_queue_until_it_answers_again(caches_as_served, client, launch_content):
+def test_a_mail_server_that_refuses_stalls_the_queue_until_it_answers_again(client, launch_content):
     """The worker really tries: first against a port nothing listens on, then against a real server."""
     port = free_port()
     client.post(url_in("es", "signups:signup"), signup_data())

@@ -39,7 +39,7 @@ def test_headers_on_a_404(client, launch_content):
     assert_security_headers(response)
 
 
-def test_headers_on_the_health_check(caches_as_served, client, db):
+def test_headers_on_the_health_check(client, db):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "mail_queue": "ok"}

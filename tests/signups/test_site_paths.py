@@ -22,7 +22,7 @@ def test_a_workload_page_counts_while_it_is_published(launch_content):
     assert site_path(path) == path
 
 
-def test_the_pages_are_not_read_again_while_the_content_is_unchanged(caches_as_served, launch_content):
+def test_the_pages_are_not_read_again_while_the_content_is_unchanged(launch_content):
     path = Workload.objects.get(key="llm-training").get_absolute_url("es")
     assert site_path(path) == path
     with CaptureQueriesContext(connection) as queries:

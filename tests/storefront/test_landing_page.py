@@ -133,8 +133,7 @@ def test_the_faq_page_json_ld_matches_the_faq_shown(client, launch_content, lang
         ("Question", q, "Answer", a) for q, a in zip(questions, answers, strict=True)]
 
 
-def test_an_editors_change_to_a_price_or_to_the_text_shows_on_the_next_request(
-        caches_as_served, client, launch_content):
+def test_an_editors_change_to_a_price_or_to_the_text_shows_on_the_next_request(client, launch_content):
     address = url_in("es", "home")
     fetch(client, address)
     with CaptureQueriesContext(connection) as queries:
@@ -192,7 +191,7 @@ def home_queries(client, address):
     return len(queries)
 
 
-def test_queries_do_not_grow_with_more_featured_gpus(caches_as_served, client, launch_content, page_cache_off):
+def test_queries_do_not_grow_with_more_featured_gpus(client, launch_content, page_cache_off):
     address = url_in("de", "home")
     first_render = home_queries(client, address)  # loads the workload and landing content of this version
     again = home_queries(client, address)

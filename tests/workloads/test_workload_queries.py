@@ -15,7 +15,7 @@ def queries_for(client, url):
     return len(captured)
 
 
-def test_queries_per_workload_page_are_constant(caches_as_served, client, launch_content):
+def test_queries_per_workload_page_are_constant(client, launch_content):
     workload = Workload.objects.get(key="llm-training")
     url = workload.get_absolute_url("es")
     bump_content_version()  # read afresh, as the page after it: not from what earlier tests kept in memory

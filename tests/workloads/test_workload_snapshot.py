@@ -28,7 +28,7 @@ def get(client, url):
     return response.content.decode(), len(queries)
 
 
-def test_a_render_with_the_content_loaded_makes_no_query(caches_as_served, client, launch_content, page_cache_off):
+def test_a_render_with_the_content_loaded_makes_no_query(client, launch_content, page_cache_off):
     url = Workload.objects.get(key="llm-inference").get_absolute_url("de")
     first, first_queries = get(client, url)
     again, again_queries = get(client, url)
