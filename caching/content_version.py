@@ -16,9 +16,11 @@ import secrets
 import time
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from . import shared
 from .shared import CacheUnavailable, shared_cache
 
 logger = logging.getLogger(__name__)
@@ -63,9 +65,10 @@ def next_version():
     """Adds one to the shared number and returns it; raises CacheUnavailable."""
     try:
         return shared_cache("incr", CONTENT_VERSION_KEY)
-    except ValueError:  # not in the cache yet (or evicted): any new number is fresh
-        shared_cache("add", CONTENT_VERSION_KEY, starting_version(), timeout=None)
-        return shared_cache("incr", CONTENT_VERSION_KEY)
+    except ValueError:  # not in the cache yet (or evicted; or a cache that keeps nothing): any new number is fresh
+        version = starting_version()
+        shared_cache("add", CONTENT_VERSION_KEY, version, timeout=None)
+        return version
 
 
 def bump_content_version(**_signal_arguments):
@@ -87,6 +90,19 @@ def content_changed(**_signal_arguments):
     transaction.on_commit(bump_content_version)
 
 
+def forget_known_state():
+    """This process knows no version and no outage of the shared cache, as when it started."""
+    global _known, _bump_pending
+    _known, _bump_pending = (None, 0.0), False
+    shared.forget_outage()
+
+
+def forget_the_caches_state(setting, **_signal_arguments):
+    """Other caches (settings changed, as tests change them): their version and their outages are not known yet."""
+    if setting == "CACHES":
+        forget_known_state()
+
+
 def connect_content_signals(models):
     """Bump the version whenever one of ``models`` (the content, ``core.content_models``) changes, and only then:
     a signup, a mail sent, a permission given or a ``migrate`` leaves every cached page in place."""
@@ -97,3 +113,6 @@ def connect_content_signals(models):
         for field in model._meta.local_many_to_many:
             m2m_changed.connect(content_changed, sender=field.remote_field.through,
                                 dispatch_uid=f"{uid}-{field.name}-m2m")
+
+
+setting_changed.connect(forget_the_caches_state, dispatch_uid="caching-content-version")

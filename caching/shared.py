@@ -35,3 +35,8 @@ def shared_cache(operation, *args, cache_alias="default", **kwargs):
         _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
         logger.warning("Shared cache unavailable (%s): %s", operation, error)
         raise CacheUnavailable from error
+
+
+def forget_outage():
+    global _unavailable_until
+    _unavailable_until = 0.0

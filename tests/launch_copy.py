@@ -3,13 +3,34 @@
 A transactional test's teardown empties every table; the next test that needs the launch content would load it
 from the versioned data files again, through the ORM. Loaded once per worker and copied here, it is put back row
 for row, with the same ids, by COPY, far quicker (docs/benchmarks.md)."""
+import io
+import time
+import warnings
+
+from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 
 from caching.content_version import content_changed
 from core.content_models import content_models
+from workloads.models import Workload
 
 _copied = {}  # table → (its columns, its rows as COPY text), taken right after the session's load
+tables_may_be_empty = False  # whether a test that commits (whose teardown empties every table) ran since the load
+
+
+def load_launch_content():
+    """The launch content, loaded as `make run` loads it, and copied."""
+    call_command("load_launch_content", reset=True, stdout=io.StringIO())
+    copy_launch_content()
+
+
+def ensure_launch_content():
+    """The launch content, put back if the tables are empty: put back as the session loaded it, or loaded again."""
+    global tables_may_be_empty
+    if not Workload.objects.exists() and not put_back_launch_content():
+        load_launch_content()
+    tables_may_be_empty = False
 
 
 def content_tables():
@@ -51,3 +72,22 @@ def put_back_launch_content():
         return False
     content_changed()
     return True
+
+
+def other_sessions():
+    """The other sessions on this worker's test database: (pid, application, connected at, state, last query)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid, application_name, backend_start, state, left(query, 160) FROM pg_stat_activity"
+                       " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        return cursor.fetchall()
+
+
+def wait_for_other_sessions(seconds=5):
+    """Waits up to ``seconds`` for the sessions of other processes (servers a test stopped) to end, which would keep
+    pytest-django from dropping the test database; names those left, so that the test that leaves one is found."""
+    deadline = time.monotonic() + seconds
+    while (left_open := other_sessions()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if left_open:
+        warnings.warn(f"sessions of other processes on the test database at the end of the run: {left_open}",
+                      stacklevel=1)

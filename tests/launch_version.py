@@ -25,6 +25,7 @@ next test starts from a new one.
 import functools
 
 import pytest
+from django.conf import settings
 from django.core.cache import caches
 from django.core.signals import setting_changed
 from django.db import connection
@@ -33,14 +34,12 @@ from caching import content_version
 from caching.fragments import CachedContent
 
 from .launch_copy import content_tables
+from .markers import has_own_state
 
 # Statements that leave the database as it was (a test's transaction and its savepoints included), and those
 # that change rows of the table they name.
 READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "SHOW", "SET ")
 ROW_WRITES = ("INSERT", "UPDATE", "DELETE")
-# Fixtures and markers of tests whose database or settings differ from the loaded content's.
-OWN_STATE_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
-OWN_STATE_MARKERS = ("multiprocess", "browser", "quality")
 
 _kept_version = None  # the version the launch content is read under in this process, while no test changed it
 _left = False  # whether the running test left the kept version
@@ -64,7 +63,7 @@ def may_change_content(sql):
 def set_shared_version(version):
     """The test caches' version (a local memory cache), read again at the next call."""
     caches["default"].set(content_version.CONTENT_VERSION_KEY, version, timeout=None)
-    content_version._known = (None, 0.0)
+    content_version.forget_known_state()
 
 
 def leave_kept_version(setting=None, enter=True, **_signal_arguments):
@@ -80,7 +79,7 @@ def leave_kept_version(setting=None, enter=True, **_signal_arguments):
     if setting == "CACHES":
         _caches_replaced = enter
     if _caches_replaced:
-        content_version._known = (None, 0.0)
+        content_version.forget_known_state()
     else:
         set_shared_version(content_version.starting_version())
 
@@ -89,13 +88,6 @@ def note_statement(execute, sql, params, many, context):
     if not _left and may_change_content(sql):
         leave_kept_version()
     return execute(sql, params, many, context)
-
-
-def has_own_state(item):
-    database = item.get_closest_marker("django_db")
-    return (bool(OWN_STATE_FIXTURES.intersection(item.fixturenames))
-            or any(item.get_closest_marker(name) for name in OWN_STATE_MARKERS)
-            or bool(database and (database.kwargs.get("transaction") or database.kwargs.get("serialized_rollback"))))
 
 
 def start_test(item):
@@ -139,3 +131,26 @@ setting_changed.connect(leave_kept_version, dispatch_uid="tests-leave-kept-versi
 content_version.bump_content_version = leaving_kept_version_first(content_version.bump_content_version)
 for _name in ("setattr", "delattr", "setitem", "delitem", "setenv", "delenv", "syspath_prepend", "chdir"):
     setattr(pytest.MonkeyPatch, _name, leaving_kept_version_first(getattr(pytest.MonkeyPatch, _name)))
+
+
+def forget_the_cache(keep_memory=False):
+    """An empty cache, as this process would first see it: no outage noticed in the last second, no content version
+    read (a test of an outage leaves both behind; the next test starts within the second). With ``keep_memory``,
+    what this process cached in its ``memory`` alias stays: each page or loaded value is under the content version
+    it was made from, and found again only under that version."""
+    for alias in settings.CACHES:
+        if not (keep_memory and alias == "memory"):
+            caches[alias].clear()
+    content_version.forget_known_state()
+
+
+@pytest.fixture(autouse=True)
+def kept_content_version(request, launch_content_put_back):
+    """Each test starts with an empty cache (the database is rolled back between tests, the cache is not), under the
+    content version the tests before it read the launch content under, unless it changes the database or the
+    settings. The pages rendered under that version stay in the process's memory, as a server keeps them until the
+    content changes; those of a test that left it go."""
+    forget_the_cache(keep_memory=not has_own_state(request.node))
+    with start_test(request.node):
+        yield
+    forget_the_cache(keep_memory=end_test(request.node))

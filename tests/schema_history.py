@@ -1,6 +1,8 @@
 """Migration tests inside the test's own transaction: PostgreSQL rolls a schema change back with the rows, so
 a test that migrates the database back, fills it as an earlier release would and migrates it forward leaves
 nothing behind, where a transactional test would migrate forward again and empty every table at its end."""
+import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -17,3 +19,12 @@ def migrate_to(targets):
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
 
+
+@pytest.fixture
+def migrations_rolled_back(db):
+    """``migrate_to`` in a test whose transaction, schema changes included, is rolled back at its
+    end (PostgreSQL's DDL is transactional): no migrating forward again, no emptied tables."""
+    assert connection.in_atomic_block
+    yield migrate_to
+    # Content types a migration made or renamed in the rolled-back transaction went with it.
+    ContentType.objects.clear_cache()

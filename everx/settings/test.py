@@ -17,8 +17,15 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
-# One process, and each test empties the cache: a per-process cache is the shared one here, and the
-# content version is read afresh on every request (a copy kept for a second would outlive the test).
+# Django's test set-up as tests/conftest.py takes it (django_test_environment): the test client's host, mail kept
+# in django.core.mail.outbox (unless a test's worker process is given a mail server), no debug pages.
+DEBUG = False
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]  # noqa: F405
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+
+# One process: a per-process cache is the shared one here, and the content version is read afresh on every request
+# (a copy kept for a second would outlive the test). Each test starts with empty caches under the content version of
+# the launch content as loaded (tests/launch_version.py).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-tests"},
           "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "everx-test-pages"},
           "memory": {"BACKEND": "caching.memory.MemoryCache", "LOCATION": "everx-tests", "TIMEOUT": None}}

@@ -18,8 +18,8 @@ from catalog.models import GPU
 from everx.settings import base as server_settings
 from everx.settings.base import next_redis_database
 
-from ..conftest import forget_the_cache
 from ..editors import PASSWORD, create_editor
+from ..launch_version import forget_the_cache
 from ..localized_urls import url_in
 from ..servers import DATABASE_CACHES, MEMORY_CACHE, redis_server
 

@@ -252,7 +252,7 @@ def test_an_admin_edit_that_keeps_the_price_adds_no_point(editor_client, launch_
 
 
 def test_the_launch_content_records_a_launch_point_per_priced_gpu_once(launch_content):
-    from tests.conftest import load_launch_content
+    from tests.launch_copy import load_launch_content
 
     priced = GPU.objects.exclude(price_usd_per_hour=None)
     assert {(gpu.slug, gpu.price_usd_per_hour) for gpu in priced} == {

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from .. import launch_copy
-from ..conftest import ensure_launch_content, load_launch_content
+from ..launch_copy import ensure_launch_content, load_launch_content
 
 
 def content_rows():
