@@ -65,10 +65,9 @@ def next_version():
     """Adds one to the shared number and returns it; raises CacheUnavailable."""
     try:
         return shared_cache("incr", CONTENT_VERSION_KEY)
-    except ValueError:  # not in the cache yet (or evicted; or a cache that keeps nothing): any new number is fresh
-        version = starting_version()
-        shared_cache("add", CONTENT_VERSION_KEY, version, timeout=None)
-        return version
+    except ValueError:  # not in the cache yet (or evicted): any new number is fresh
+        shared_cache("add", CONTENT_VERSION_KEY, starting_version(), timeout=None)
+        return shared_cache("incr", CONTENT_VERSION_KEY)
 
 
 def bump_content_version(**_signal_arguments):
