@@ -16,7 +16,6 @@ import secrets
 import time
 
 from django.conf import settings
-from django.core.signals import setting_changed
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
@@ -96,12 +95,6 @@ def forget_known_state():
     shared.forget_outage()
 
 
-def forget_the_caches_state(setting, **_signal_arguments):
-    """Other caches (settings changed, as tests change them): their version and their outages are not known yet."""
-    if setting == "CACHES":
-        forget_known_state()
-
-
 def connect_content_signals(models):
     """Bump the version whenever one of ``models`` (the content, ``core.content_models``) changes, and only then:
     a signup, a mail sent, a permission given or a ``migrate`` leaves every cached page in place."""
@@ -112,6 +105,3 @@ def connect_content_signals(models):
         for field in model._meta.local_many_to_many:
             m2m_changed.connect(content_changed, sender=field.remote_field.through,
                                 dispatch_uid=f"{uid}-{field.name}-m2m")
-
-
-setting_changed.connect(forget_the_caches_state, dispatch_uid="caching-content-version")
