@@ -35,6 +35,16 @@ DATABASE_CACHES = {"default": {"BACKEND": "caching.database.DatabaseCache", "LOC
                    "pages": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "page_cache"}}
 
 
+def stop(process, seconds=10):
+    """Asks ``process`` to stop (SIGTERM) and waits for it; kills it if it has not stopped within ``seconds``."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -132,11 +142,7 @@ def gunicorn_server(workers=1, log=None, **extra_env):
         log.seek(0)
         raise RuntimeError(log.read().decode(errors="replace")[-3000:]) from None
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 @contextmanager
@@ -196,9 +202,4 @@ def mail_worker_process(smtp_port, log, **extra_env):
     try:
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, seconds=15)

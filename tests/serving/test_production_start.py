@@ -24,6 +24,7 @@ from ..servers import (
     empty_database_cache,
     free_port,
     production_env,
+    stop,
     wait_until_healthy,
 )
 from ..sitemap import parse_sitemap
@@ -88,8 +89,4 @@ def test_production_starts_with_a_complete_record_and_serves_no_placeholder(live
                 assert not any(marker in body for marker in markers), path
             assert "Beispiel Rechenzentrum GmbH (fictional)" in get(url + url_in("de", "company:legal_notice"))[1]
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
