@@ -1,11 +1,6 @@
-"""Rendered fragments and loaded content, in this process's ``memory`` cache (``caching.memory``).
-
-``cached(key, render)``: what ``render()`` returns, kept under a key the caller builds from everything the markup
-shows (a catalogue row: the content version, the language, the GPU, its price change). ``render_cached(template_name,
-context)``: a template whose output depends on nothing but its context, the language's translations and the URLs,
-rendered once per language and context; ``render_cached_around`` once for all values of a text that varies more than
-the rest (a page's query string in its language links). ``CachedBoundField``: a form field rendered once per look.
-``CachedContent``: a value loaded once per content version."""
+"""Rendered fragments and loaded content, in this process's ``memory`` cache (``caching.memory``): markup kept under
+a key built from everything it shows (``cached``; ``render_cached`` for a template and its context), form fields
+kept per look (``CachedBoundField``), and content loaded once per content version (``CachedContent``)."""
 import dataclasses
 import threading
 from decimal import Decimal
@@ -29,17 +24,15 @@ HOLE = f"\x00{HOLE_NAME}\x00"
 
 def frozen(value):
     """``value`` as a key equal only for values that render the same: plain values and strings (a safe string apart
-    from a plain one), in lists, tuples, dicts and frozen dataclasses. TypeError for anything else (a model instance
-    reads the database and its fields may change)."""
-    if isinstance(value, str):
-        return type(value).__name__, str(value)
-    if isinstance(value, Promise):  # a lazy translation: its text in the active language
-        return "lazy", str(value)
+    from a plain one, a lazy translation as its text), in lists, tuples, dicts (in order) and frozen dataclasses.
+    TypeError for anything else (a model instance reads the database and its fields may change)."""
+    if isinstance(value, (str, Promise)):
+        return type(value).__name__ if isinstance(value, str) else "lazy", str(value)
     if isinstance(value, PLAIN_VALUES):
         return type(value).__name__, value
     if isinstance(value, (list, tuple)):
-        return "list", tuple(frozen(item) for item in value)
-    if isinstance(value, dict):  # in its order: a template may show a dict's items in order
+        return "list", tuple(map(frozen, value))
+    if isinstance(value, dict):
         return "dict", tuple((name, frozen(item)) for name, item in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
         return type(value).__qualname__, frozen({field.name: getattr(value, field.name)
@@ -54,7 +47,7 @@ def cached(key, render):
 
 def render_cached(template_name, context):
     """``render_to_string(template_name, context)`` once per language and context (every time when the context holds
-    a value ``frozen`` refuses)."""
+    a value ``frozen`` refuses): for a template that shows nothing but its context, the translations and the URLs."""
     try:
         key = ("template", template_name, get_language(), frozen(context))
     except TypeError:
@@ -75,10 +68,9 @@ def with_hole(value, text):
 
 
 def render_cached_around(template_name, context, text):
-    """``render_cached`` once for every value of ``text`` (a string of the context): cached with ``HOLE`` in its place,
-    then the escaped ``text`` put in, which is what the template makes of it shown escaped and unfiltered (escaping
-    is character by character). Rendered as given when a safe string holds ``text`` or the template changed the
-    placeholder (a filter, JSON or JavaScript escaping)."""
+    """``render_cached`` once for every value of ``text`` (a string of the context, such as a page's query string):
+    cached with ``HOLE`` in its place, then the escaped ``text`` put in. Rendered as given where a safe string holds
+    ``text`` or the template changed the placeholder (a filter, JSON or JavaScript escaping)."""
     try:
         filled = render_cached(template_name, with_hole(context, text)).replace(HOLE, escape(text)) if text else ""
     except ValueError:
@@ -95,14 +87,11 @@ class CachedBoundField(BoundField):
     def look(self):
         """Everything the field's HTML is made of (Django's field, label, error and widget templates read no more)."""
         field, errors = self.field, self.errors
-        return (
-            type(self.form), self.form.label_suffix, self.name,
-            self.html_name, self.auto_id, get_language(), str(self.label), str(self.help_text), field.required,
-            repr(self.initial), repr(self.value()), errors.error_class, errors.field_id,
-            tuple(str(error) for error in errors), tuple((str(value), str(label)) for value, label in
-                                                        getattr(field, "choices", ())),
-            tuple(sorted(field.widget.attrs.items())),
-        )
+        return (type(self.form), self.form.label_suffix, self.name, self.html_name, self.auto_id, get_language(),
+                str(self.label), str(self.help_text), field.required, repr(self.initial), repr(self.value()),
+                errors.error_class, errors.field_id, tuple(map(str, errors)),
+                tuple((str(value), str(label)) for value, label in getattr(field, "choices", ())),
+                tuple(sorted(field.widget.attrs.items())))
 
     def as_field_group(self):
         return cached(("field group", *self.look()), super().as_field_group)
@@ -113,10 +102,8 @@ class CachedBoundField(BoundField):
 
 class CachedContent:
     """Calling it returns ``load(version, *args)`` for the current content version, loaded at most once per version
-    in this process (threads wait for the one loading); ``args`` are what the caller already fetched. ``load``
-    returns an object whose ``version`` attribute is the version it was loaded under. One entry per loader in the
-    ``memory`` alias: a version's value replaces the one before (never asked for again; a loaded object holds far
-    more memory than its counted size)."""
+    in this process (threads wait for the one loading); ``load`` returns an object whose ``version`` is the one it
+    was loaded under. One entry per loader in the ``memory`` alias: a new version's value replaces the one before."""
 
     instances = []  # the tests put back what was loaded under their kept content version (tests/launch_version.py)
 
@@ -124,13 +111,15 @@ class CachedContent:
         self.load, self.key, self.loading = load, ("content", load.__module__, load.__qualname__), threading.Lock()
         CachedContent.instances.append(self)
 
+    def current(self, version):
+        value = memory_cache().get(self.key)
+        return value if value is not None and value.version == version else None
+
     def __call__(self, *args):
-        version, memory = content_version(), memory_cache()
-        value = memory.get(self.key)
-        if value is None or value.version != version:
+        version = content_version()
+        if (value := self.current(version)) is None:
             with self.loading:
-                value = memory.get(self.key)
-                if value is None or value.version != version:
+                if (value := self.current(version)) is None:
                     value = self.load(version, *args)
-                    memory.set(self.key, value)
+                    memory_cache().set(self.key, value)
         return value

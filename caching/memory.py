@@ -1,17 +1,15 @@
-"""The ``memory`` alias: what this process caches (rendered pages, fragments, loaded content), bounded in bytes.
+"""The ``memory`` alias: this process's cache of pages, fragments and loaded content, bounded in bytes (decision 22).
 
-Django's local-memory cache pickles every value on each set and get (a loaded snapshot of model instances would be
-copied on every read) and bounds entries by count; this backend keeps values as they are (callers never mutate what
-they get) and drops the least recently used beyond ``OPTIONS["MAX_BYTES"]``, an entry's size (``value_size`` of its
-value, plus ``ENTRY_BYTES``) counted when it is stored. Instances of one ``LOCATION`` share one store, as Django
-makes a backend instance per thread. Keys never leave the process, so any hashable key is taken as it is (a tuple of
-plain values: no string to build and no validation per lookup)."""
+Django's local-memory cache pickles every value on each set and get and bounds entries by count: this backend keeps
+values as they are (callers never mutate what they get) and drops the least recently used past ``MAX_BYTES``, an
+entry counted at ``ENTRY_BYTES`` and its value's ``value_size`` when stored. Entries do not expire (their keys carry
+the content version). Instances of one ``LOCATION`` share one store (Django makes one per thread); any hashable key
+is taken as it is."""
 import contextlib
 import dataclasses
 import functools
 import numbers
 import threading
-import time
 from collections import OrderedDict
 
 from django.core.cache import caches
@@ -19,31 +17,30 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.signals import setting_changed
 
 OBJECT_BYTES = 1024
-ENTRY_BYTES = 100  # an entry besides its value: the key (not measured: a lookup's key may be large) and its slot
+ENTRY_BYTES = 100  # an entry besides its value: its key (not measured: a lookup's key may be large) and its slot
 _stores = {}
 
 
 def value_size(value):
-    """Bytes ``value`` holds, roughly, as it is stored: the length of its strings and bytes (in containers and
-    dataclasses), ``OBJECT_BYTES`` for any other object (a model instance), nothing for a number or None."""
+    """Bytes ``value`` holds, roughly: the length of its strings and bytes (in containers and dataclasses),
+    ``OBJECT_BYTES`` for any other object (a model instance), nothing for a number or None."""
     if isinstance(value, (str, bytes)):
         return len(value)
     if value is None or isinstance(value, numbers.Number):
         return 0
     if isinstance(value, dict):
-        return sum(value_size(name) + value_size(item) for name, item in value.items())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return sum(value_size(item) for item in value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return sum(value_size(getattr(value, field.name)) for field in dataclasses.fields(value))
-    return OBJECT_BYTES
+        value = value.items()
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = [getattr(value, field.name) for field in dataclasses.fields(value)]
+    elif not isinstance(value, (list, tuple, set, frozenset)):
+        return OBJECT_BYTES
+    return sum(map(value_size, value))
 
 
 @functools.cache
 def memory_cache():
-    """``caches["memory"]``, looked up once: Django's cache handler costs 3 µs a call (a context-local lookup), five
-    times a hit here, and a page looks up tens of fragments; this backend's instances share their store, so one
-    serves every thread. Looked up again when ``CACHES`` changes (a test's ``override_settings``)."""
+    """``caches["memory"]`` looked up once (Django's handler costs more per call than a hit), again when a test
+    changes ``CACHES``."""
     return caches["memory"]
 
 
@@ -59,8 +56,8 @@ class MemoryCache(BaseCache):
     def __init__(self, location, params):
         super().__init__(params)
         self.max_bytes = int(params.get("OPTIONS", {}).get("MAX_BYTES", 64 * 1024 * 1024))
-        # (entries: key -> (value, expiry or None, size), [bytes held], lock), one per LOCATION.
-        self.entries, self.held, self.lock = _stores.setdefault(location, (OrderedDict(), [0], threading.RLock()))
+        # key -> (value, size), [bytes held], the lock of writes: one each per LOCATION.
+        self.entries, self.held, self.lock = _stores.setdefault(location, (OrderedDict(), [0], threading.Lock()))
 
     def make_key(self, key, version=None):
         return key, self.version if version is None else version
@@ -68,22 +65,21 @@ class MemoryCache(BaseCache):
     def get(self, key, default=None, version=None):
         key = self.make_key(key, version)
         entry = self.entries.get(key)  # no lock to read: each dict operation is atomic, and a page reads tens
-        if entry is None or (entry[1] is not None and entry[1] <= time.time()):
+        if entry is None:
             return default
         with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
             self.entries.move_to_end(key)
         return entry[0]
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        key = self.make_key(key, version)
-        size = ENTRY_BYTES + value_size(value)
+        key, size = self.make_key(key, version), ENTRY_BYTES + value_size(value)
         with self.lock:
-            self._drop(key)
+            self.held[0] -= self.entries.pop(key, (None, 0))[1]
             if size <= self.max_bytes:
-                self.entries[key] = (value, self.get_backend_timeout(timeout), size)
+                self.entries[key] = value, size
                 self.held[0] += size
             while self.held[0] > self.max_bytes:
-                self.held[0] -= self.entries.popitem(last=False)[1][2]
+                self.held[0] -= self.entries.popitem(last=False)[1][1]
 
     def get_or_set(self, key, default, timeout=DEFAULT_TIMEOUT, version=None):
         value = self.get(key, self._missing_key, version)
@@ -92,22 +88,11 @@ class MemoryCache(BaseCache):
             self.set(key, value, timeout, version)
         return value
 
-    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        with self.lock:
-            if self.has_key(key, version):
-                return False
-            self.set(key, value, timeout, version)
-            return True
-
     def delete(self, key, version=None):
         with self.lock:
-            return self._drop(self.make_key(key, version))
-
-    def _drop(self, made_key):
-        entry = self.entries.pop(made_key, None)
-        if entry is not None:
-            self.held[0] -= entry[2]
-        return entry is not None
+            size = self.entries.pop(self.make_key(key, version), (None, None))[1]
+            self.held[0] -= size or 0
+            return size is not None
 
     def clear(self):
         with self.lock:

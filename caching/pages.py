@@ -1,16 +1,11 @@
-"""Whole rendered pages, cached per language and path under the content version.
+"""Whole rendered pages, cached per language and path under the content version (decisions 23 and 24).
 
-A cached page is served at close to the speed of a static file: its bytes are stored once, plain and gzip-compressed.
-Public pages carry no CSP nonce, so their bytes are the same for every visitor; a page that uses the response's nonce
-is stored (uncompressed) with a placeholder, filled with a fresh nonce on every response. ETags come from the stored
-bytes. Only canonical pages are stored: no query string, or one of the view's presets (``canonical_page``); any other
-query is rendered and served uncached, after ``PAGE_RENDER_REFUSAL`` (the per-client limit) had its say.
-
-Two tiers under one key: the shared cache's ``pages`` alias (Redis or a table, bounded in bytes per content version,
-emptied by the first page of a new version; state stays in the default alias, never culled) for every process, and
-this process's ``memory`` alias. With the shared cache unavailable, pages render from the database, uncached.
-A miss renders in one request at a time per key across every process when the view asks (``busy``): the others wait
-for its stored copy, then get ``busy(request)``."""
+A page's bytes are stored once, plain and gzip-compressed, with an ETag from its bytes. Only canonical pages are
+stored: no query string, or one of the view's presets (``canonical_page``); any other query, and a page that uses
+the response's CSP nonce, is rendered for each response, uncached (a visitor's query once the per-client limit,
+``PAGE_RENDER_REFUSAL``, allowed it). Two tiers under one key: the shared ``pages`` alias (bounded in bytes per
+content version, emptied by the first page of a new one) and this process's ``memory`` alias. A view may ask that a
+miss render in one request at a time across every process (``busy``): the others wait for its copy."""
 import contextlib
 import functools
 import gzip
@@ -18,7 +13,6 @@ import hashlib
 import logging
 import pickle
 import time
-from functools import wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -32,17 +26,10 @@ from .memory import memory_cache
 from .shared import CacheUnavailable, shared_cache
 
 logger = logging.getLogger(__name__)
-NONCE_PLACEHOLDER = b"\x00csp-nonce\x00"
-ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
 PAGES_ALIAS = "pages"
 ROW_OVERHEAD_BYTES = 200  # a database cache row besides its value: key, expiry, the row's header
 LOCK_SECONDS = 60  # a lock whose holder died (or renders longer) is free after this
 POLL_SECONDS = 0.05
-
-
-def stored_size(key, entry):
-    """Bytes of a page as the database cache stores it (base64 of the pickle): the bound holds for Redis too."""
-    return 4 * -(-len(pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)) // 3) + len(key) + ROW_OVERHEAD_BYTES
 
 
 def has_room(version, size):
@@ -51,33 +38,24 @@ def has_room(version, size):
 
 
 def put_shared(key, version, entry):
-    """Stores the page in the shared tier unless ``version``'s bytes would pass the bound; raises CacheUnavailable."""
-    size, counter = stored_size(key, entry), f"page-bytes:{version}"
-    if size > settings.PAGE_CACHE_MAX_BYTES:
-        return
+    """Stores the page in the shared tier unless ``version``'s bytes (as the database cache stores them: base64 of
+    the pickle) would pass the bound; raises CacheUnavailable."""
+    counter, size = f"page-bytes:{version}", 4 * -(-len(pickle.dumps(entry, -1)) // 3) + len(key) + ROW_OVERHEAD_BYTES
     if shared_cache("add", counter, 0, timeout=settings.PAGE_CACHE_SECONDS):
         shared_cache("clear", cache_alias=PAGES_ALIAS)  # earlier versions' pages are never asked for again
-    try:
-        total = shared_cache("incr", counter, size)
-    except ValueError:  # expired between add and incr: the next page starts the count again
-        return
-    if total > settings.PAGE_CACHE_MAX_BYTES:
-        shared_cache("decr", counter, size)
-    else:
-        shared_cache("set", key, entry, timeout=settings.PAGE_CACHE_SECONDS, cache_alias=PAGES_ALIAS)
+    with contextlib.suppress(ValueError):  # expired between add and incr: the next page starts the count again
+        if shared_cache("incr", counter, size) > settings.PAGE_CACHE_MAX_BYTES:
+            shared_cache("decr", counter, size)
+        else:
+            shared_cache("set", key, entry, timeout=settings.PAGE_CACHE_SECONDS, cache_alias=PAGES_ALIAS)
 
 
 def cached_entry(key):
     """The page stored under ``key``: from this process's memory, else the shared tier (None if neither has it)."""
-    memory = memory_cache()
-    entry = memory.get(key)
-    if entry is None:
-        try:
-            entry = shared_cache("get", key, cache_alias=PAGES_ALIAS)
-        except CacheUnavailable:
-            return None
-        if entry is not None:
-            memory.set(key, entry)
+    if (entry := memory_cache().get(key)) is None:
+        with contextlib.suppress(CacheUnavailable):
+            if (entry := shared_cache("get", key, cache_alias=PAGES_ALIAS)) is not None:
+                memory_cache().set(key, entry)
     return entry
 
 
@@ -108,43 +86,31 @@ def canonical_page(response, query_pairs):
     return response
 
 
-def private_cache_control():
-    """A page rendered for one visitor's query: their browser may keep it, a CDN may not."""
-    return f"private, max-age={settings.PAGE_BROWSER_MAX_AGE}"
-
-
-def public_cache_control():
-    return (f"public, max-age={settings.PAGE_BROWSER_MAX_AGE}, s-maxage={settings.PAGE_SHARED_MAX_AGE}, "
-            f"stale-while-revalidate={settings.PAGE_STALE_WHILE_REVALIDATE}")
-
-
-def stored_entry(request, response, compress=True):
+def stored_entry(response, compress=True):
     """The page as the cache keeps it (``compress=False``: served once, to a client that does not take gzip)."""
-    nonce = getattr(request, "_csp_nonce", None)
-    body = response.content.replace(nonce.encode(), NONCE_PLACEHOLDER) if nonce else response.content
-    return {"body": body, "gzip_body": None if nonce or not compress else gzip.compress(body, 6, mtime=0),
-            "content_type": response["Content-Type"], "etag": f'"{hashlib.sha256(body).hexdigest()[:40]}"',
-            "uses_nonce": bool(nonce)}
+    body = response.content
+    return {"body": body, "gzip_body": gzip.compress(body, 6, mtime=0) if compress else None,
+            "content_type": response["Content-Type"], "etag": f'"{hashlib.sha256(body).hexdigest()[:40]}"'}
 
 
 def accepts_gzip(request):
     return "gzip" in request.headers.get("Accept-Encoding", "").lower()
 
 
-def serve_entry(request, entry):
-    """A stored page's response (gzip when taken, each representation with its own ETag), or Django's 304. HEAD
-    gets the bytes too, so that its Content-Length is the GET's; the server sends no body."""
-    if entry["gzip_body"] is not None and accepts_gzip(request):
-        response = HttpResponse(entry["gzip_body"], content_type=entry["content_type"])
-        response["Content-Encoding"], response["ETag"] = "gzip", entry["etag"][:-1] + '-gzip"'
-    else:
-        body = entry["body"]
-        if entry["uses_nonce"]:
-            body = body.replace(NONCE_PLACEHOLDER, str(request.csp_nonce).encode())
-        response = HttpResponse(body, content_type=entry["content_type"])
-        response["ETag"] = entry["etag"]
-    response["Content-Length"] = str(len(response.content))
-    response["Cache-Control"] = public_cache_control()
+def serve_entry(request, entry, shared=True):
+    """A stored page's response (gzip when taken, each representation with its own ETag), or Django's 304; a CDN
+    may keep it unless ``shared`` is false (a visitor's own query). HEAD gets the bytes too, for its Content-Length."""
+    gzipped = entry["gzip_body"] is not None and accepts_gzip(request)
+    body = entry["gzip_body"] if gzipped else entry["body"]
+    response = HttpResponse(body, content_type=entry["content_type"])
+    response["ETag"] = entry["etag"][:-1] + '-gzip"' if gzipped else entry["etag"]
+    if gzipped:
+        response["Content-Encoding"] = "gzip"
+    response["Content-Length"] = str(len(body))
+    response["Cache-Control"] = (f"public, max-age={settings.PAGE_BROWSER_MAX_AGE}, s-maxage="
+                                 f"{settings.PAGE_SHARED_MAX_AGE}, stale-while-revalidate="
+                                 f"{settings.PAGE_STALE_WHILE_REVALIDATE}" if shared
+                                 else f"private, max-age={settings.PAGE_BROWSER_MAX_AGE}")
     patch_vary_headers(response, ("Accept-Encoding",))
     return get_conditional_response(request, etag=response["ETag"], response=response)
 
@@ -161,9 +127,8 @@ def render_lock_key(page_key):
 
 def rendered_alone(request, key, render, busy, wait_seconds):
     """``render()`` while holding ``key``'s lock (the shared cache's ``add``: every process sees it); without it,
-    the page another request stores, asked every ``POLL_SECONDS``, or ``busy(request)`` after ``wait_seconds``."""
-    deadline, lock_key = time.monotonic() + (wait_seconds() if callable(wait_seconds) else wait_seconds), \
-        render_lock_key(key)
+    the page another request stores, asked every ``POLL_SECONDS``, or ``busy(request)`` after ``wait_seconds()``."""
+    deadline, lock_key = time.monotonic() + wait_seconds(), render_lock_key(key)
     while True:
         try:
             if shared_cache("add", lock_key, 1, timeout=LOCK_SECONDS):
@@ -180,8 +145,7 @@ def rendered_alone(request, key, render, busy, wait_seconds):
         if (entry := cached_entry(key)) is not None:
             return serve_entry(request, entry)
         response = render()
-        logger.info("Rendered %s for the current content version in %.0f ms", request.path,
-                    (time.monotonic() - taken_at) * 1000)
+        logger.info("Rendered %s in %.0f ms", request.path, (time.monotonic() - taken_at) * 1000)
         return response
     finally:
         if time.monotonic() - taken_at < LOCK_SECONDS:  # past it, the key may be another request's lock
@@ -189,12 +153,11 @@ def rendered_alone(request, key, render, busy, wait_seconds):
                 shared_cache("delete", lock_key)
 
 
-def cached_page(view=None, *, query=(), busy=None, wait_seconds=10):
+def cached_page(view=None, *, query=(), busy=None, wait_seconds=lambda: 10):
     """Serve a public GET page from the page cache, render and store it on a miss; ETag and 304. A page answers
     GET, HEAD and OPTIONS (``core.middleware.AllowedMethodsMiddleware`` refuses the rest). ``query``: the query
     parameters the page depends on; a view naming some marks a canonical query's response with ``canonical_page``.
-    ``busy``: render once at a time per page across every process (``rendered_alone``; ``wait_seconds``, a number
-    or a function returning one)."""
+    ``busy``: render once at a time per page across every process (``rendered_alone``)."""
     if view is None:
         return lambda view: cached_page(view, query=frozenset(query), busy=busy, wait_seconds=wait_seconds)
 
@@ -204,17 +167,15 @@ def cached_page(view=None, *, query=(), busy=None, wait_seconds=10):
             return response
         if hasattr(response, "render"):
             response.render()
-        gzip_taken = accepts_gzip(request)
-        if (getattr(response, "canonical_query", None) if query else []) != query_pairs_read(request, query):
-            response = serve_entry(request, stored_entry(request, response, compress=gzip_taken))
-            response["Cache-Control"] = private_cache_control()
-            return response
-        entry = stored_entry(request, response, compress=bool(key) or gzip_taken)
+        canonical = (getattr(response, "canonical_query", None) if query else []) == query_pairs_read(request, query)
+        if not canonical or getattr(request, "_csp_nonce", None):  # a nonce is each response's own
+            return serve_entry(request, stored_entry(response, accepts_gzip(request)), shared=False)
+        entry = stored_entry(response, compress=bool(key) or accepts_gzip(request))
         if key:
             store_entry(key, entry)
         return serve_entry(request, entry)
 
-    @wraps(view)
+    @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         key = page_cache_key(request, query=query) if settings.PAGE_CACHE_ENABLED else None
         if key and (entry := cached_entry(key)) is not None:
@@ -225,7 +186,7 @@ def cached_page(view=None, *, query=(), busy=None, wait_seconds=10):
             return rendered_alone(request, key, lambda: render(request, key, *args, **kwargs), busy, wait_seconds)
         return render(request, key, *args, **kwargs)
 
-    wrapper.allowed_methods = ALLOWED_METHODS
+    wrapper.allowed_methods = ("GET", "HEAD", "OPTIONS")
     return wrapper
 
 
@@ -234,8 +195,7 @@ class PageCacheMiddleware:
     a language prefix and no query string (the key ``cached_page`` stored under); a miss goes on to the view."""
 
     def __init__(self, get_response):
-        self.get_response = get_response
-        self.languages = {code for code, _name in settings.LANGUAGES}
+        self.get_response, self.languages = get_response, {code for code, _name in settings.LANGUAGES}
 
     def __call__(self, request):
         if settings.PAGE_CACHE_ENABLED and request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING"):

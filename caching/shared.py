@@ -1,8 +1,6 @@
-"""The shared cache (Redis, or the database) as the site calls it: an outage is an answer, not a 500.
-
-Callers decide what an unavailable cache means for them: pages render from the database. After a failure this
-process leaves the cache alone for a second, so that a server that is down (or a host that does not answer, up to
-the client's timeouts) costs one request a second, not every request."""
+"""The shared cache (Redis, or the database) as the site calls it: an outage is an answer (``CacheUnavailable``),
+not a 500. After a failure this process leaves the cache alone for a second, so that a server that is down (or does
+not answer, up to the client's timeouts) costs one request a second, not every request."""
 import logging
 import time
 
@@ -11,11 +9,7 @@ from django.db import DatabaseError
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
-
 RETRY_AFTER_FAILURE_SECONDS = 1.0
-# What a cache server that is down raises: Redis's errors; the database's, wrapped in Django's DatabaseError.
-OUTAGE_ERRORS = (RedisError, DatabaseError, OSError)
-
 _unavailable_until = 0.0
 
 
@@ -31,7 +25,7 @@ def shared_cache(operation, *args, cache_alias="default", **kwargs):
         raise CacheUnavailable
     try:
         return getattr(caches[cache_alias], operation)(*args, **kwargs)
-    except OUTAGE_ERRORS as error:
+    except (RedisError, DatabaseError, OSError) as error:
         _unavailable_until = time.monotonic() + RETRY_AFTER_FAILURE_SECONDS
         logger.warning("Shared cache unavailable (%s): %s", operation, error)
         raise CacheUnavailable from error

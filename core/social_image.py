@@ -121,7 +121,7 @@ def drawn(title, path):
         return generic_image(), False
     png = draw(title)
     store_entry(key, {"body": png, "gzip_body": None, "content_type": "image/png",
-                      "etag": f'"{hashlib.sha256(png).hexdigest()[:40]}"', "uses_nonce": False})
+                      "etag": f'"{hashlib.sha256(png).hexdigest()[:40]}"'})
     return png, True
 
 

@@ -1,6 +1,5 @@
 """``{% cached_include "includes/x.html" name=value … %}``: ``{% include … with name=value … only %}`` rendered once
-per language and values (``caching.fragments.render_cached``), for an include that shows nothing but its values,
-the translations and the URLs."""
+per language and values (``caching.fragments.render_cached``)."""
 from django import template
 
 from ..fragments import render_cached

@@ -85,7 +85,8 @@ def test_a_text_change_is_seen_at_once(client, launch_content):
 
 
 def test_every_response_gets_a_fresh_nonce_even_from_the_cache(client, launch_content, rf):
-    """Render a page whose template uses the nonce, twice: the bytes come from the cache, the nonce never does."""
+    """A page whose template uses the nonce, served three times: each response has its own nonce, in the header and
+    the body alike (such a page is rendered for each response, never stored)."""
     template = engines["django"].from_string('<script nonce="{{ request.csp_nonce }}">1</script>')
 
     @cached_page
