@@ -1,12 +1,12 @@
 """Page speed against gunicorn on loopback, measured with wrk in one run, as ratios to a static file: the cached
-workload page, and an uncached render of each kind of page (workload, GPU, catalogue, comparison, calculator).
+workload page, and an uncached render of each kind of page (workload, GPU, catalogue, comparison, calculator); first,
+each render's processor time in this process (bench/render_times.py), right after a content change and content loaded.
 
 Run: scripts/with-throwaway-postgres.sh .venv/bin/python bench/page_speed.py (BENCH_ROUNDS=2 for a quicker look)"""
 import io
 import os
 import statistics
 import sys
-import time
 from decimal import Decimal
 from pathlib import Path
 
@@ -21,13 +21,11 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-from django.urls import reverse  # noqa: E402
-from django.utils import translation  # noqa: E402
 
+from bench.render_times import answer_paths, page_paths, print_render_times  # noqa: E402
 from caching.content_version import bump_content_version  # noqa: E402
 from catalog.models import GPU  # noqa: E402
 from tests.servers import gunicorn_server  # noqa: E402
-from workloads.models import Workload  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CATALOGUE_ROUNDS = min(ROUNDS, 3)
@@ -36,34 +34,6 @@ CATALOGUE_ROUNDS = min(ROUNDS, 3)
 # rules), against the target. The calculator's answers (any input) are never cached, whatever the content version:
 # their figures are printed beside, as the price of an answer, without that target.
 UNCACHED_TARGET = 0.25
-
-
-def page_paths():
-    """The page of each kind a content change renders again, by name."""
-    with translation.override("es"):
-        calculator = reverse("estimator:calculator")
-        return {
-            "workload page": Workload.objects.get(key="llm-training").get_absolute_url("es"),
-            "GPU page": GPU.objects.get(slug="h100-sxm").get_absolute_url("es"),
-            "catalogue": reverse("catalog:gpu_list"),
-            "compare": reverse("catalog:compare") + "?workload=llm-training",
-            "calculator (fit tab)": calculator,
-            "calculator (training tab)": calculator + "?answer=training",
-            "calculator (inference tab)": calculator + "?answer=inference",
-        }
-
-
-def answer_paths():
-    """A calculator answer of each kind, by name: rendered on every request."""
-    with translation.override("es"):
-        calculator = reverse("estimator:calculator")
-    return {
-        "calculator answer (fit)": calculator + "?size=70&method=full_adam",
-        "calculator answer (training)": calculator + "?answer=training&size=70&method=full_adam&tokens=15000"
-                                                     "&cluster=4096",
-        "calculator answer (inference)": calculator + "?answer=inference&size=70&method=weights_8bit"
-                                                      "&shape=llama-3-1-70b&context=8192&batch=16",
-    }
 
 
 def queries_for(path):
@@ -80,24 +50,6 @@ def queries_for(path):
         # version a process re-reads once a second, whenever a request happens to come after that.
         counts.append(len([query for query in captured if "django_cache" not in query["sql"]]))
     return counts, response.content
-
-
-def render_times(path, repeat=50):
-    """Mean milliseconds per request in this process (Django's test client): right after a content
-    change, and with the content already loaded."""
-    client = Client(HTTP_HOST="127.0.0.1")
-    client.get(path)
-    times = {}
-    for name, change_first in (("after a change", True), ("content loaded", False)):
-        total = 0.0
-        for _ in range(repeat):
-            if change_first:
-                bump_content_version()
-            start = time.perf_counter()
-            client.get(path)
-            total += time.perf_counter() - start
-        times[name] = total / repeat * 1000
-    return times
 
 
 def set_gpu_count(total):
@@ -126,9 +78,9 @@ def main():
     static_copy.write_bytes(page_bytes)
     print(f"workload page: {len(page_bytes)} bytes; uncached: {after_change} queries the first time after a "
           f"content change, {loaded} after")
-    for name, path in {**pages, **answers}.items():
-        times = render_times(path)
-        print(f"{name} render in-process: " + ", ".join(f"{ms:.1f} ms {state}" for state, ms in times.items()))
+    # Processor time per render, median of RENDER_REPEAT requests (bench/render_times.py, which bench/compare_trees.py
+    # runs in each tree it compares).
+    print_render_times({**pages, **answers})
 
     # The page figures are measured in rounds, each right after its own static-file run, so that a
     # slower or faster spell of the machine moves both sides of a ratio; the median round is reported.

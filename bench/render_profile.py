@@ -25,7 +25,7 @@ from django.template.base import Template  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from bench.page_speed import answer_paths, page_paths  # noqa: E402
+from bench.render_times import answer_paths, page_paths  # noqa: E402
 
 REPEAT = 50
 PROJECT_CODE = rf"^{Path(__file__).resolve().parent.parent}/(?!\.venv)"
