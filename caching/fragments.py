@@ -26,8 +26,10 @@ def frozen(value):
     """``value`` as a key equal only for values that render the same: plain values and strings (a safe string apart
     from a plain one, a lazy translation as its text), in lists, tuples, dicts (in order) and frozen dataclasses.
     TypeError for anything else (a model instance reads the database and its fields may change)."""
-    if isinstance(value, (str, Promise)):
-        return type(value).__name__ if isinstance(value, str) else "lazy", str(value)
+    if isinstance(value, str):
+        return type(value).__name__, str(value)
+    if isinstance(value, Promise):
+        return "lazy", str(value)
     if isinstance(value, PLAIN_VALUES):
         return type(value).__name__, value
     if isinstance(value, (list, tuple)):

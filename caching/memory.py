@@ -5,7 +5,6 @@ values as they are (callers never mutate what they get) and drops the least rece
 entry counted at ``ENTRY_BYTES`` and its value's ``value_size`` when stored. Entries do not expire (their keys carry
 the content version). Instances of one ``LOCATION`` share one store (Django makes one per thread); any hashable key
 is taken as it is."""
-import contextlib
 import dataclasses
 import functools
 import numbers
@@ -67,8 +66,10 @@ class MemoryCache(BaseCache):
         entry = self.entries.get(key)  # no lock to read: each dict operation is atomic, and a page reads tens
         if entry is None:
             return default
-        with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
+        try:  # noqa: SIM105 (contextlib.suppress costs 0.5 µs a hit, eight times this; a page reads tens)
             self.entries.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile
+            pass
         return entry[0]
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
