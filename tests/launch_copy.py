@@ -12,6 +12,7 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 
 from caching.content_version import content_changed
+from catalog.models import GPU, PricePoint
 from core.content_models import content_models
 from workloads.models import Workload
 
@@ -91,3 +92,10 @@ def wait_for_other_sessions(seconds=5):
     if left_open:
         warnings.warn(f"sessions of other processes on the test database at the end of the run: {left_open}",
                       stacklevel=1)
+
+
+def launch_prices_dated(moment):
+    """The launch prices dated ``moment`` instead of the launch data's ``price_date`` (catalog/data/gpus.csv): a
+    test of the 7-day change sets where the launch price falls in the window, whatever today's date."""
+    PricePoint.objects.filter(source=PricePoint.Source.LAUNCH).update(time=moment)
+    GPU.objects.exclude(price_updated_at=None).update(price_updated_at=moment)

@@ -28,6 +28,7 @@ from prices.price_import import import_prices
 from ..editors import change_form_data
 from ..html import fetch
 from ..languages import LANGUAGES
+from ..launch_copy import launch_prices_dated
 from ..localized_urls import url_in
 from ..queries import page_queries
 
@@ -64,7 +65,7 @@ def csv_file(*rows):
 
 
 def history_from(slug, moment):
-    """The GPU's launch price dated ``moment`` (loading dates it now): imports after it apply."""
+    """The GPU's launch price dated ``moment`` (the launch data dates it ``price_date``): imports after it apply."""
     gpu = GPU.objects.get(slug=slug)
     GPU.objects.filter(pk=gpu.pk).update(price_updated_at=moment)
     PricePoint.objects.filter(gpu=gpu).update(time=moment)
@@ -423,6 +424,7 @@ def catalogue(client, language, sort):
 
 @pytest.mark.parametrize("language", ["de", "pt"])
 def test_the_catalogue_sorts_by_the_7_day_change_both_ways(client, launch_content, language):
+    launch_prices_dated(NOW - timedelta(hours=1))  # launched within the 7 days: the others have no earlier price
     set_change("h100-sxm", "2.00", "1.50")  # -25 %
     set_change("b200", "8.00", "8.80")  # +10 %
     set_change("l40s", "0.80", "0.78")  # -2.5 %

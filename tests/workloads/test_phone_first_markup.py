@@ -18,6 +18,7 @@ from storefront.price_ladder import price_ladder
 from workloads.models import Workload
 
 from ..html import fetch
+from ..launch_copy import launch_prices_dated
 from ..localized_urls import url_in
 from ..sitemap import languages
 
@@ -93,6 +94,7 @@ def change_cells(client, language):
 
 
 def test_the_7_day_change_carries_a_sign_and_a_colour_class(client, launch_content):
+    launch_prices_dated(timezone.now() - timedelta(hours=1))  # launched within the 7 days: no earlier price
     earlier = timezone.now() - timedelta(days=8)
     cheaper, dearer, same = GPU.objects.get(slug="h100-sxm"), GPU.objects.get(slug="a100-sxm"), GPU.objects.get(
         slug="h200")
