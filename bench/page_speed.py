@@ -78,7 +78,7 @@ def main():
     static_copy.write_bytes(page_bytes)
     print(f"workload page: {len(page_bytes)} bytes; uncached: {after_change} queries the first time after a "
           f"content change, {loaded} after")
-    # Processor time per render, median of RENDER_REPEAT requests (bench/render_times.py, which bench/compare_trees.py
+    # Processor time per render, the fastest of RENDER_REPEAT requests (bench/render_times.py, which compare_trees.py
     # runs in each tree it compares).
     print_render_times({**pages, **answers})
 

@@ -11,8 +11,8 @@ one.
 
 The same script measures any tree of the project, the current one and older ones (``bench/compare_trees.py`` runs
 the new tree's copy of it in each tree, from a temporary file): it uses only Django's public API, the project's
-``bump_content_version`` command, its models by ``apps.get_model`` and its URLs by name, and sets Django up itself
-(as ``bench/common.py``'s ``django_setup`` does) from the tree it is run in, its working directory. Run by itself it
+``bump_content_version`` command, its models by ``apps.get_model``, its URLs by name and the tree's own
+``bench/common.py`` to set Django up, imported from the tree it is run in, its working directory. Run by itself it
 prepares the throwaway database (migrate, the launch content), collects the static files and compiles the
 translations into a temporary folder (the tree is left as it is), and prints a line per page kind:
 ``<name> render in-process: <x> ms after a change, <y> ms content loaded``, after a ``project:`` line naming the
@@ -37,19 +37,13 @@ from django.utils import translation
 REPEAT = int(os.environ.get("RENDER_REPEAT", "40"))
 
 
-def django_setup(settings_module="everx.settings.production"):
-    """Django on the throwaway database, from the tree in the working directory (bench/common.py's set-up)."""
+def django_setup():
+    """Django on the throwaway database, from the tree in the working directory: that tree's own
+    ``bench.common.django_setup`` (the same since the benchmarks began), imported from there."""
     sys.path.insert(0, os.getcwd())
-    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
-    os.environ.setdefault("SECRET_KEY", "benchmark-secret-key-long-enough-for-the-production-settings-0123456789")
-    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
-    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
-    os.environ.setdefault("SITE_URL", "https://www.everx.example")
-    import django
+    from bench.common import django_setup as tree_django_setup
 
-    django.setup()
-    # The production settings' shared cache without REDIS_URL: a table in the throwaway database.
-    call_command("createcachetable", verbosity=0)
+    tree_django_setup()
 
 
 def page_paths():
