@@ -1,9 +1,8 @@
-"""The content version: the one generation number of everything cached, in the shared cache, replaced by a fresh
-number at every content change, so that every page, fragment and loaded value is made again on every app server.
-
-A process reads the shared number at most once every ``CONTENT_VERSION_MAX_AGE`` seconds. With the shared cache
-unavailable, each such period gets a number nothing was stored under (content is read from the database), and the
-process sets a fresh number once the cache answers again: a change made meanwhile lost its own (decision 21)."""
+"""The content version: the one generation number of everything cached, kept in the shared cache and replaced by a
+fresh random number at every content change, so that every page, fragment and loaded value is made again on every
+app server. A process reads it at most once every ``CONTENT_VERSION_MAX_AGE`` seconds. While the shared cache is
+unavailable, each such period gets a number nothing was stored under, and a change made meanwhile sets a fresh
+number once the cache answers again (decision 21)."""
 import logging
 import secrets
 import time
@@ -22,20 +21,17 @@ _bump_pending = False  # whether a change could not be counted
 
 
 def starting_version():
-    """A number no process has seen (48 random bits): any value cached under an earlier one is never found."""
+    """A number no process has seen (48 random bits): nothing is cached under it."""
     return secrets.randbelow(2**48) + 1
 
 
 def content_version():
     global _known, _bump_pending
-    version, read_at = _known
-    if version is not None and time.monotonic() - read_at < settings.CONTENT_VERSION_MAX_AGE:
-        return version
+    if _known[0] is not None and time.monotonic() - _known[1] < settings.CONTENT_VERSION_MAX_AGE:
+        return _known[0]
     try:
-        if _bump_pending:
-            version = next_version()
-        else:
-            version = shared_cache("get_or_set", CONTENT_VERSION_KEY, starting_version, timeout=None)
+        version = next_version() if _bump_pending else shared_cache(
+            "get_or_set", CONTENT_VERSION_KEY, starting_version, timeout=None)
         _bump_pending = False
     except CacheUnavailable:
         version, _bump_pending = starting_version(), True
@@ -45,21 +41,19 @@ def content_version():
 
 def next_version():
     """Sets a fresh shared number and returns it; raises CacheUnavailable."""
-    version = starting_version()
-    shared_cache("set", CONTENT_VERSION_KEY, version, timeout=None)
+    shared_cache("set", CONTENT_VERSION_KEY, version := starting_version(), timeout=None)
     return version
 
 
 def bump_content_version(**_signal_arguments):
+    """A fresh number for every process; None, and counted when it answers again, while the cache is unavailable."""
     global _known, _bump_pending
     try:
-        version = next_version()
+        _known, _bump_pending = (next_version(), time.monotonic()), False
     except CacheUnavailable:
         logger.error("Content changed while the shared cache is unavailable: counted when it answers again")
         _known, _bump_pending = (None, 0.0), True
-        return None
-    _known, _bump_pending = (version, time.monotonic()), False
-    return version
+    return _known[0]
 
 
 def content_changed(**_signal_arguments):
@@ -70,7 +64,7 @@ def content_changed(**_signal_arguments):
 
 
 def forget_known_state():
-    """This process knows no version and no outage of the shared cache, as when it started."""
+    """No version known and no outage noticed, as when this process started."""
     global _known, _bump_pending
     _known, _bump_pending = (None, 0.0), False
     shared.forget_outage()

@@ -1,6 +1,6 @@
-"""Rendered fragments and loaded content, in this process's ``memory`` cache (``caching.memory``): markup kept under
-a key built from everything it shows (``cached``; ``render_cached`` for a template and its context), form fields
-kept per look (``CachedBoundField``), and content loaded once per content version (``CachedContent``)."""
+"""Rendered fragments and loaded content, in this process's ``memory`` alias (``caching.memory``): markup under a
+key of everything it shows (``cached``, ``render_cached``), form fields per look (``CachedBoundField``), and content
+loaded once per content version (``CachedContent``)."""
 import dataclasses
 import threading
 from decimal import Decimal
@@ -16,8 +16,8 @@ from .content_version import content_version
 from .memory import memory_cache
 
 PLAIN_VALUES = (type(None), bool, int, float, Decimal)
-# What stands for the varying text in cached markup: no template or escaping makes it, and what a filter or an
-# escaping makes of it still shows its name.
+# Stands for the varying text in cached markup: no template or escaping makes it, and a filter or an escaping of it
+# still shows its name.
 HOLE_NAME = "everxtexthole"
 HOLE = f"\x00{HOLE_NAME}\x00"
 
@@ -48,8 +48,8 @@ def cached(key, render):
 
 
 def render_cached(template_name, context):
-    """``render_to_string(template_name, context)`` once per language and context (every time when the context holds
-    a value ``frozen`` refuses): for a template that shows nothing but its context, the translations and the URLs."""
+    """``render_to_string(template_name, context)`` once per language and context (every time when ``frozen``
+    refuses a value): for a template that shows nothing but its context, the translations and the URLs."""
     try:
         key = ("template", template_name, get_language(), frozen(context))
     except TypeError:
@@ -71,7 +71,7 @@ def with_hole(value, text):
 
 def render_cached_around(template_name, context, text):
     """``render_cached`` once for every value of ``text`` (a string of the context, such as a page's query string):
-    cached with ``HOLE`` in its place, then the escaped ``text`` put in. Rendered as given where a safe string holds
+    cached with ``HOLE`` in its place, the escaped ``text`` then put in; rendered as given where a safe string holds
     ``text`` or the template changed the placeholder (a filter, JSON or JavaScript escaping)."""
     try:
         filled = render_cached(template_name, with_hole(context, text)).replace(HOLE, escape(text)) if text else ""
@@ -84,7 +84,7 @@ def render_cached_around(template_name, context, text):
 
 class CachedBoundField(BoundField):
     """A form field whose field group and widget are rendered once per look (Django renders a field through half a
-    dozen templates). A form turns it on with ``bound_field_class = CachedBoundField``."""
+    dozen templates): a form's ``bound_field_class = CachedBoundField``."""
 
     def look(self):
         """Everything the field's HTML is made of (Django's field, label, error and widget templates read no more)."""
@@ -103,9 +103,9 @@ class CachedBoundField(BoundField):
 
 
 class CachedContent:
-    """Calling it returns ``load(version, *args)`` for the current content version, loaded at most once per version
-    in this process (threads wait for the one loading); ``load`` returns an object whose ``version`` is the one it
-    was loaded under. One entry per loader in the ``memory`` alias: a new version's value replaces the one before."""
+    """``load(version, *args)`` for the current content version, loaded once per version in this process (threads
+    wait for the one loading); ``load`` returns an object whose ``version`` is the one it was loaded under. One entry
+    per loader in the ``memory`` alias, a new version's value replacing the one before."""
 
     instances = []  # the tests put back what was loaded under their kept content version (tests/launch_version.py)
 
@@ -118,10 +118,8 @@ class CachedContent:
         return value if value is not None and value.version == version else None
 
     def __call__(self, *args):
-        version = content_version()
-        if (value := self.current(version)) is None:
+        if (value := self.current(version := content_version())) is None:
             with self.loading:
                 if (value := self.current(version)) is None:
-                    value = self.load(version, *args)
-                    memory_cache().set(self.key, value)
+                    memory_cache().set(self.key, value := self.load(version, *args))
         return value

@@ -1,6 +1,6 @@
 """The shared cache (Redis, or the database) as the site calls it: an outage is an answer (``CacheUnavailable``),
-not a 500. After a failure this process leaves the cache alone for a second, so that a server that is down (or does
-not answer, up to the client's timeouts) costs one request a second, not every request."""
+not a 500. After a failure this process leaves the cache alone for a second: a server that is down, or does not
+answer within the client's timeouts, costs one request a second, not every request."""
 import logging
 import time
 
@@ -14,12 +14,12 @@ _unavailable_until = 0.0
 
 
 class CacheUnavailable(Exception):
-    """The shared cache did not answer, or did not answer less than a second ago."""
+    """The shared cache did not answer, now or less than a second ago."""
 
 
 def shared_cache(operation, *args, cache_alias="default", **kwargs):
-    """``caches[cache_alias].<operation>(*args, **kwargs)``, raising CacheUnavailable when the cache server fails
-    (other errors, such as ValueError from ``incr`` of a missing key, are the caller's)."""
+    """``caches[cache_alias].<operation>(*args, **kwargs)``; CacheUnavailable when the cache server fails (other
+    errors, such as ValueError from ``incr`` of a missing key, are the caller's)."""
     global _unavailable_until
     if time.monotonic() < _unavailable_until:
         raise CacheUnavailable
