@@ -15,6 +15,7 @@ import urllib.request
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+import psycopg
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import override_settings
@@ -126,11 +127,19 @@ def wait_until_healthy(url, process, seconds=30):
 def gunicorn_server(workers=1, log=None, **extra_env):
     """gunicorn with the production settings on a free loopback port; yields its base URL (https: with
     TLS_CERTFILE). Its output goes to ``log`` (a binary file, left open) when given, else to a temporary file."""
+    empty_database_cache()
+    with gunicorn_on(workers, log, **extra_env) as url:
+        yield url
+
+
+@contextmanager
+def gunicorn_on(workers=1, log=None, **extra_env):
+    """``gunicorn_server`` without touching the test database: for a server on a database of its own
+    (``DATABASE_URL`` in ``extra_env``), whose cache tables are its own too."""
     if log is None:
-        with tempfile.TemporaryFile() as own_log, gunicorn_server(workers, own_log, **extra_env) as url:
+        with tempfile.TemporaryFile() as own_log, gunicorn_on(workers, own_log, **extra_env) as url:
             yield url
         return
-    empty_database_cache()
     port = free_port()
     env = production_env(HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers), **extra_env)
     process = subprocess.Popen(GUNICORN_COMMAND, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -203,3 +212,70 @@ def mail_worker_process(smtp_port, log, **extra_env):
         yield process
     finally:
         stop(process, seconds=15)
+
+
+class PostgresCluster:
+    """A throwaway PostgreSQL server of a test's own, as scripts/with-throwaway-postgres.sh starts one: a fresh
+    cluster in a temporary folder, on a unix socket there only, without fsync, with one database ``everx`` (``url``).
+    Unlike the suite's server, which every pytest-xdist worker uses, it may be stopped (``stop``, immediate: the
+    server's processes end at once, as in a crash) and started again (``start``) under a running site."""
+
+    # No fsync (the machine does not crash, only the server); but commits are synchronous, as by default: a commit
+    # acknowledged before an immediate stop is in the WAL the server recovers from, not lost with its memory.
+    OPTIONS = "-c listen_addresses='' -c fsync=off"
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="everx-pg-"))
+        self.folder.chmod(0o755)
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+            shutil.chown(self.folder, "postgres")
+        self.data = self.folder / "data"
+        self.url = f"postgres://postgres@{str(self.folder).replace('/', '%2F')}/everx"
+
+    def run(self, *command, check=True):
+        """A program of the newest PostgreSQL installed, as the cluster's owner."""
+        as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        postgres_bin = max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda path: int(path.parent.name))
+        result = subprocess.run([*as_postgres, str(postgres_bin / command[0]), *map(str, command[1:])],
+                                capture_output=True, text=True, check=False, timeout=120)
+        assert result.returncode == 0 or not check, result.stdout + result.stderr
+
+    def create(self):
+        self.run("initdb", "-D", self.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8")
+        self.start()
+        self.run("createdb", "-h", self.folder, "-U", "postgres", "everx")
+
+    def start(self):
+        self.run("pg_ctl", "-D", self.data, "-l", self.folder / "server.log", "-w",
+                 "-o", f"{self.OPTIONS} -k {self.folder}", "start")
+
+    def stop(self):
+        self.run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+
+    def remove(self):
+        self.run("pg_ctl", "-D", self.data, "-m", "immediate", "stop", check=False)  # stopped already, or never started
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def connect(self):
+        """A connection of the test's own (psycopg, autocommit), beside Django's, which stays on the suite's
+        database."""
+        return psycopg.connect(host=str(self.folder), user="postgres", dbname="everx", autocommit=True)
+
+    def manage(self, *command, **extra_env):
+        """``manage.py *command`` with the production settings on this cluster."""
+        env = production_env(DATABASE_URL=self.url, **extra_env)
+        result = subprocess.run([sys.executable, "manage.py", *command], cwd=PROJECT_DIR, env=env, capture_output=True,
+                                text=True, check=False, timeout=300)
+        assert result.returncode == 0, (command, result.stdout + result.stderr)
+        return result.stdout + result.stderr
+
+
+@contextmanager
+def postgres_cluster():
+    """A ``PostgresCluster`` created, and removed (its server stopped) at the end."""
+    cluster = PostgresCluster()
+    try:
+        cluster.create()
+        yield cluster
+    finally:
+        cluster.remove()
