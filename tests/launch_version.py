@@ -14,8 +14,8 @@ back, ``tests/launch_copy.py``, moves the version as a load does):
   the test's connection but a read or a write to another table), changes a setting or patches anything with
   ``monkeypatch`` moves to such a version at that moment, before it can read anything written or patched;
 - a test that bumps the version as the site does after any change its pages show (a content model's, or the
-  operator record's, whose tables the first sign does not watch) moves to such a version before the bump:
-  the bumped number is then one no other test's bump reached, and nothing kept under it is found;
+  operator record's, whose tables the first sign does not watch) leaves it before the bump, so that the
+  values loaded under the kept version are put back at its end (the bump itself sets a fresh random number);
 and after any of these the test reads under its own version to its end. When it ends, the database and the settings
 are as before it (its transaction rolled back, its settings and patches undone): the next test finds the kept
 version again, with the values loaded under it (``caching.fragments.CachedContent``, saved when the test left) and
@@ -129,8 +129,22 @@ def leaving_kept_version_first(patch):
 setting_changed.connect(leave_kept_version, dispatch_uid="tests-leave-kept-version")
 # Looked up by name when called (content_changed, the signals' receiver, calls it so) and imported by name after this.
 content_version.bump_content_version = leaving_kept_version_first(content_version.bump_content_version)
+
+
+class LeavingMonkeyPatch(pytest.MonkeyPatch):
+    """pytest's ``monkeypatch``, whose first patch leaves the kept version."""
+
+
 for _name in ("setattr", "delattr", "setitem", "delitem", "setenv", "delenv", "syspath_prepend", "chdir"):
-    setattr(pytest.MonkeyPatch, _name, leaving_kept_version_first(getattr(pytest.MonkeyPatch, _name)))
+    setattr(LeavingMonkeyPatch, _name, leaving_kept_version_first(getattr(pytest.MonkeyPatch, _name)))
+
+
+@pytest.fixture
+def monkeypatch():
+    """pytest's own fixture, with a ``LeavingMonkeyPatch``: what a test patches may change what its pages show."""
+    patch = LeavingMonkeyPatch()
+    yield patch
+    patch.undo()
 
 
 def forget_the_cache(keep_memory=False):
