@@ -47,7 +47,7 @@ def run_in(tree, *command):
     return result.stdout
 
 
-def render_once(tree, script):
+def render_times_once(tree, script):
     """One run of ``script`` (render_times.py) in ``tree``: {figure name: milliseconds}."""
     figures, project = {}, None
     for line in run_in(tree, str(script)).splitlines():
@@ -103,7 +103,7 @@ def main(old, new):
         # the old tree's sys.path.
         copy = Path(folder) / "render_times.py"
         shutil.copyfile(script, copy)
-        renders = alternate(old, new, RENDER_RUNS, lambda tree: render_once(tree, copy), "render_times.py")
+        renders = alternate(old, new, RENDER_RUNS, lambda tree: render_times_once(tree, copy), "render_times.py")
     print(f"In-process render time, processor ms per request (fastest request of each run; {script} in both trees)")
     print_table(renders)
     if ONLY_RENDER:

@@ -1,8 +1,8 @@
 """The home page's line about the company behind the site, from the operator record alone (never invented):
 its legal name, city, country and contact address, or nothing while one of them is still empty."""
+from .cached_record import operator_record
 from .completeness import is_empty
 from .legal_fields import country_name
-from .snapshot import operator_record
 
 SHOWN_FIELDS = ("legal_name", "city", "country", "contact_email")
 

@@ -11,9 +11,9 @@ from django.utils.translation import ngettext
 
 from core.formatting import babel_locale
 
+from .cached_record import operator_record
 from .completeness import Missing, is_empty, label
 from .models import Applicability, OperatorRecord, Recipient
-from .snapshot import operator_record
 
 NOT_APPLICABLE = object()
 

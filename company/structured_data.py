@@ -1,5 +1,5 @@
 """The operator record as schema.org Organization properties (the brand's name and logo are the page's)."""
-from .snapshot import operator_record
+from .cached_record import operator_record
 
 
 def organization_details(record=None):

@@ -57,17 +57,17 @@ def number_pattern(pattern):
     return parse_pattern(pattern)
 
 
-# Texts kept per formatting function: a page's tables repeat the same figures row after row and page after page
+# Texts cached per formatting function: a page's tables repeat the same figures row after row and page after page
 # (memory sizes, prices, estimates), and each costs Babel tens of microseconds; a bound keeps any input's
 # figures (the calculator's) from growing a process.
-REMEMBERED_TEXTS = 4096
+CACHED_TEXTS = 4096
 
 
-def remembered(function):
+def cached_text(function):
     """``function`` (of a value and options, in the active language) computed once per language, value and
     options. The value is told apart by its type and exact digits, not by equality: Decimal("1.0") == 1, but
     a pattern may write them differently."""
-    @lru_cache(maxsize=REMEMBERED_TEXTS)
+    @lru_cache(maxsize=CACHED_TEXTS)
     def text(language, value_type, value_digits, value, args, kwargs):
         return function(value, *args, **dict(kwargs))
 
@@ -79,7 +79,7 @@ def remembered(function):
     return in_active_language
 
 
-@remembered
+@cached_text
 def format_number(value, places=None):
     """A number in the active language's digits, at most three decimals (or exactly ``places``):
     6000 (es), 6.000 (pt, de), 6,000 (en)."""
@@ -94,7 +94,7 @@ def format_number(value, places=None):
     return locale.decimal_formats[None].apply(value, locale)
 
 
-@remembered
+@cached_text
 def format_quantity(value, unit):
     """A number with its unit: "288 GB", "1.307 TFLOPS"."""
     return f"{format_number(value)} {unit}"
@@ -106,7 +106,7 @@ def as_decimal(value):
     return Decimal(value)
 
 
-@remembered
+@cached_text
 def format_usd(amount, places=2):
     """An amount in US dollars, rounded to ``places`` decimals: "2,88 US$", "US$ 2,88", "2,88 $", "$2.88"."""
     amount = as_decimal(amount)
@@ -119,7 +119,7 @@ def format_usd(amount, places=2):
                                          group_separator=grouped)
 
 
-@remembered
+@cached_text
 def format_share(share):
     """A share as a percentage in the active language: "80 %" (es, de), "80%" (pt, en)."""
     return format_percent(as_decimal(share), locale=babel_locale())
@@ -133,14 +133,14 @@ def signed_pattern(pattern, places):
     return f"+{pattern};-{pattern}"
 
 
-@remembered
+@cached_text
 def format_signed_share(share, places=1):
     """A change as a signed percentage in the active language: "+5,0 %" (es, de), "-13,2%" (pt, en)."""
     return number_pattern(signed_pattern(babel_locale().percent_formats[None].pattern, places)).apply(
         as_decimal(share), babel_locale())
 
 
-@remembered
+@cached_text
 def format_signed_usd(amount, places=2):
     """A change of an amount in US dollars, signed: "-0,38 US$", "+US$ 0,38", "+$0.38"."""
     amount = as_decimal(amount)
@@ -170,14 +170,14 @@ def format_long_date(day):
     return format_date(day, "long", locale=babel_locale())
 
 
-@remembered
+@cached_text
 def format_price_per_hour(usd):
     """The best offer for one GPU-hour: "desde 8,99 US$", "a partir de US$ 8,99", "ab 8,99 $"."""
     price = format_currency(Decimal(usd), "USD", locale=babel_locale())
     return gettext("from %(price)s") % {"price": price}
 
 
-@remembered
+@cached_text
 def format_model_size(billions):
     """A model size in billions of parameters: "≈ 10 mil M", "≈ 10 Mrd.", "≈ 10B"."""
     if billions < 1:
@@ -185,7 +185,7 @@ def format_model_size(billions):
     return gettext("≈ %(billions)sB") % {"billions": format_number(billions)}
 
 
-@remembered
+@cached_text
 def format_tokens_per_second(tokens):
     """A decode speed: "≈ 200 tokens/s"."""
     return gettext("≈ %(tokens)s tokens/s") % {"tokens": format_number(tokens)}
@@ -244,7 +244,7 @@ def plural_count(value):
     return int(value) if value == value.to_integral_value() else 2
 
 
-@remembered
+@cached_text
 def format_compact(value):
     """A large estimate in the language's short form from a million on, to three significant digits: "1,05
     Mio." (de), "1,05 M" (es), "1.05M" (en); below, its digits to three significant digits."""
@@ -254,7 +254,7 @@ def format_compact(value):
     return format_compact_decimal(value, locale=babel_locale(), fraction_digits=compact_fraction_digits(value))
 
 
-@remembered
+@cached_text
 def format_usd_estimate(amount):
     """An estimated amount to three significant digits: "12,34 $" below 100 $ (cents), "760.000 $", then short
     from a million: "1,05 Mio. $"."""
@@ -272,7 +272,7 @@ def format_usd_estimate(amount):
 SMALLEST_AMOUNT = Decimal("0.01")
 
 
-@remembered
+@cached_text
 def format_usd_rate(amount):
     """A small price such as dollars per million tokens: two decimals from 0,10 $, three significant digits
     below, and "< 0,01 $" below a cent (never "0,0000 $")."""
@@ -284,7 +284,7 @@ def format_usd_rate(amount):
     return format_usd(amount, max(2, -significant(amount).as_tuple().exponent))
 
 
-@remembered
+@cached_text
 def format_gpu_hours(hours):
     """GPU-hours as an estimate, three significant digits: "≈ 1,05 Mio. GPU-Stunden", "≈ 506.000 GPU-hours"."""
     text = format_compact(hours)
@@ -296,7 +296,7 @@ def format_gpu_hours(hours):
 MEGABYTES_PER_GIGABYTE = 1000
 
 
-@remembered
+@cached_text
 def format_memory(gigabytes):
     """Memory to three significant digits: "37,7 GB", "512 MB", "< 1 MB" (never "37,684 GB" or "0 GB")."""
     gigabytes = as_decimal(gigabytes)
@@ -310,7 +310,7 @@ def format_memory(gigabytes):
     return gettext("< %(amount)s") % {"amount": format_quantity(1, "MB")}
 
 
-@remembered
+@cached_text
 def format_duration(hours):
     """A duration given in hours, in the largest unit that gives at least one of it (two for days and years),
     with CLDR's unit words: "3,5 Tage", "36 horas", "571 years"."""
@@ -324,7 +324,7 @@ def format_duration(hours):
     return format_in_unit(value, unit)
 
 
-@remembered
+@cached_text
 def format_in_unit(value, unit):
     """A number with a CLDR unit's words in the active language, plural included: "1 hora", "1000 años"
     (Spanish groups from five digits), "10.000 Jahre"."""
@@ -338,7 +338,7 @@ def format_in_unit(value, unit):
 SUPERSCRIPT_DIGITS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-@remembered
+@cached_text
 def format_scientific(value):
     """A very large or small number as mantissa × a power of ten, in the language's digits: "3,8 × 10²⁵"."""
     value = as_decimal(value)

@@ -10,11 +10,11 @@ from company.company_line import company_line
 from company.structured_data import organization_details
 from core.formatting import format_price_per_hour, format_usd
 from core.pages import absolute_url, page_context, urls_by_language
-from workloads.snapshot import workload_content
+from workloads.cached_content import workload_content
 from workloads.views import faq_page
 
+from .cached_content import landing_content
 from .price_ladder import price_ladder
-from .snapshot import landing_content
 
 
 def organization(request):

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from caching.content_version import bump_content_version
 from catalog.models import GPU
-from workloads.snapshot import workload_content
+from workloads.cached_content import workload_content
 
 
 def page_queries(client, url):

@@ -10,7 +10,7 @@ class WorkloadsConfig(AppConfig):
     def ready(self):
         from catalog import gpu_tables
 
-        from .snapshot import published_gpu_tables
+        from .cached_content import published_gpu_tables
 
         # A GPU's page shows its rows of the workload tables; the comparison offers their sizing columns.
         gpu_tables.register(published_gpu_tables)

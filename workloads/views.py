@@ -5,7 +5,7 @@ from django.utils import translation
 from caching.pages import cached_page
 from core.pages import page_context
 
-from .snapshot import workload_content
+from .cached_content import workload_content
 
 
 def faq_page(workload):

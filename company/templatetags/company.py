@@ -2,9 +2,9 @@
 from django import template
 from django.template.loader import render_to_string
 
+from ..cached_record import operator_record
 from ..completeness import missing_details
 from ..legal_fields import country_name
-from ..snapshot import operator_record
 
 register = template.Library()
 

@@ -7,7 +7,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core.site_parts import path_of
-from workloads.snapshot import workload_content
+from workloads.cached_content import workload_content
 
 register = template.Library()
 

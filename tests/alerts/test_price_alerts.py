@@ -29,8 +29,8 @@ from alerts.models import PriceAlert
 from catalog import sizing
 from catalog.models import GPU
 from catalog.price_events import CurrentPriceChange, price_changed
+from company.cached_record import operator_record
 from company.models import LegalPage
-from company.snapshot import operator_record
 from core.formatting import format_usd
 from core.pages import absolute_url
 from optin.erasure import erase_person

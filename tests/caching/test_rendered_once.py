@@ -39,7 +39,7 @@ def outcome(function, value):
 
 
 @pytest.mark.parametrize("function", REMEMBERED, ids=lambda function: function.__name__)
-def test_a_remembered_figure_is_what_the_function_writes_in_each_language(function):
+def test_a_cached_figure_is_what_the_function_writes_in_each_language(function):
     # Languages in turn, twice: a text kept for one language is never served in another.
     for language in language_codes() * 2:
         with translation.override(language):

@@ -26,9 +26,9 @@ from catalog.loading import GPUS_CSV
 from catalog.models import GPU
 from charts import rank_chart, scatter_chart
 from charts.text import ASCENT, DESCENT, text_width
+from workloads.cached_content import workload_content
 from workloads.charts import workload_chart
 from workloads.models import Workload
-from workloads.snapshot import workload_content
 
 from ..expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
 from ..html import fetch, parse

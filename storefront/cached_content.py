@@ -1,9 +1,9 @@
-"""The landing page's content, loaded once per content version in each process, as ``workloads.snapshot``
+"""The landing page's content, loaded once per content version in each process, as ``workloads.cached_content``
 keeps the workload content: a home page missing from the page cache then renders without a query, and the
 first render after an editor's change (to the text or to a featured GPU's price) reloads it (7 queries,
 however many GPUs are featured or priced).
 
-Model instances in the snapshot are shared by every request of the process: read them, never change them."""
+Model instances cached here are shared by every request of the process: read them, never change them."""
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
@@ -37,5 +37,5 @@ def load(version):
     return LandingContent(version=version, page=page, ladder_gpus=ladder_gpus)
 
 
-# The snapshot of the current content version, loaded now if this process has not got it yet.
+# The content of the current content version, loaded now if this process has not got it yet.
 landing_content = CachedContent(load)

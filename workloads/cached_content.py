@@ -2,15 +2,15 @@
 
 Workloads (with their table columns, rows and GPUs, sections and FAQs) and the calls to action are a
 few hundred rows; the header links to the workloads, pages cross-link them, and the calls to action sit
-on most pages. Each app server process keeps one snapshot, tagged with the content version it was loaded
+on most pages. Each app server process caches one copy, tagged with the content version it was loaded
 under, and loads a new one when an editor's change has bumped the version (``caching.content_version``,
 shared by every server through the cache). A page that is not in the page cache then renders from
 memory; the first page rendered after a change pays for the reload (6 queries). A workload page's article
-(its table, chart, explainers, FAQs, calls to action and cross-links) shows nothing but the snapshot's content,
-so its markup is rendered once per snapshot and language too.
+(its table, chart, explainers, FAQs, calls to action and cross-links) shows nothing but this content,
+so its markup is rendered once per content version and language too.
 
-Model instances in the snapshot are shared by every request of the process: read them, never change them.
-Their translated fields read in whatever language is active, so one snapshot serves every language."""
+Model instances cached here are shared by every request of the process: read them, never change them.
+Their translated fields read in whatever language is active, so one copy serves every language."""
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
@@ -62,29 +62,29 @@ class WorkloadContent:
                      if getattr(workload, f"slug_{language}") == slug), None)
 
     def path(self, workload, language):
-        """``workload.get_absolute_url(language)``, worked out once per snapshot."""
+        """``workload.get_absolute_url(language)``, worked out once per content version."""
         key = (workload.pk, language)
         if key not in self._paths:
             self._paths[key] = workload.get_absolute_url(language)
         return self._paths[key]
 
     def table(self, workload, language):
-        """``workload_table(workload)`` in ``language`` (the active one), worked out once per snapshot."""
+        """``workload_table(workload)`` in ``language`` (the active one), worked out once per content version."""
         key = (workload.pk, language)
         if key not in self._tables:
             self._tables[key] = workload_table(workload)
         return self._tables[key]
 
     def chart(self, workload, language):
-        """``workload_chart(workload)`` in ``language`` (the active one), worked out once per snapshot."""
+        """``workload_chart(workload)`` in ``language`` (the active one), worked out once per content version."""
         key = (workload.pk, language)
         if key not in self._charts:
             self._charts[key] = workload_chart(workload)
         return self._charts[key]
 
     def article_markup(self, workload, language):
-        """The article of ``workload``'s page in ``language`` (the active one), rendered once per snapshot: it
-        shows nothing but the snapshot's content (its table and chart are most of a page's template work)."""
+        """The article of ``workload``'s page in ``language`` (the active one), rendered once per content version: it
+        shows nothing but this content (its table and chart are most of a page's template work)."""
         key = (workload.pk, language)
         if key not in self._markup:
             self._markup[key] = render_to_string("includes/workloads/workload_article.html", {
@@ -104,7 +104,7 @@ class WorkloadContent:
 
     def gpu_tables(self, language):
         """The tables of the workloads published in ``language`` (the active one), as the catalogue's pages
-        show them (``catalog.gpu_tables``), worked out once per snapshot."""
+        show them (``catalog.gpu_tables``), worked out once per content version."""
         if language not in self._gpu_tables:
             self._gpu_tables[language] = [
                 GPUTable(
@@ -118,7 +118,7 @@ class WorkloadContent:
 
     def page_links(self, language):
         """(title, path) of each workload page published in ``language`` (the active one), in the site's order,
-        worked out once per snapshot: the header and the footer of every page list them."""
+        worked out once per content version: the header and the footer of every page list them."""
         if language not in self._page_links:
             self._page_links[language] = tuple(
                 (workload.title, self.path(workload, language)) for workload in self.with_page_in(language))
@@ -138,7 +138,7 @@ def load(version):
     return WorkloadContent(version=version, workloads=workloads, calls_to_action=calls_to_action)
 
 
-# The snapshot of the current content version, loaded now if this process has not got it yet.
+# The content of the current content version, loaded now if this process has not got it yet.
 workload_content = CachedContent(load)
 
 

@@ -1,4 +1,4 @@
-"""The workload content each process keeps per content version (workloads/snapshot.py): a render with the
+"""The workload content each process keeps per content version (workloads/cached_content.py): a render with the
 page cache off makes no query once it is loaded, and no change is ever missed, even one the version
 counter did not see because the cache was emptied."""
 import pytest
@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 
 from catalog.models import GPU
 from core.pages import language_codes
+from workloads.cached_content import workload_content
 from workloads.models import Workload
-from workloads.snapshot import workload_content
 
 from ..deck import squash
 from ..html import Page

@@ -8,7 +8,7 @@ from caching.fragments import CachedContent
 from .models import OperatorRecord
 
 
-class RecordSnapshot(NamedTuple):
+class CachedRecord(NamedTuple):
     version: int
     record: OperatorRecord
 
@@ -17,12 +17,12 @@ def load(version):
     record = OperatorRecord.current()
     if not record._state.adding:
         list(record.recipients.all())  # prefetched by current(): kept on the instance
-    return RecordSnapshot(version, record)
+    return CachedRecord(version, record)
 
 
-_snapshot = CachedContent(load)
+cached_record = CachedContent(load)
 
 
 def operator_record():
     """The record of the current content version (an unsaved empty one before any is saved)."""
-    return _snapshot().record
+    return cached_record().record

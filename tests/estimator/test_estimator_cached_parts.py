@@ -51,7 +51,7 @@ def page(client, language, query):
 
 
 def test_memoised_parts_equal_a_fresh_render_in_every_language(client, launch_content):
-    """Each page is first rendered with nothing remembered (a new content version, no field kept); rendered again
+    """Each page is first rendered with nothing cached (a new content version, no field cached); rendered again
     after every other language and tab filled the memos, it is the same."""
     fresh = {}
     for language in LANGUAGES:
@@ -96,7 +96,7 @@ FIELD_QUERIES = [
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_remembered_fields_equal_djangos_own_rendering(launch_content, language):
+def test_cached_fields_equal_djangos_own_rendering(launch_content, language):
     """Every field of every query, rendered through the memo after all the others filled it, is what Django's own
     bound field renders (same form class and names, other values, errors and languages in between)."""
     presets = calculator_parts().presets
@@ -105,10 +105,10 @@ def test_remembered_fields_equal_djangos_own_rendering(launch_content, language)
             form = form_class(QueryDict(query), presets=presets)
             form.is_valid()
             for name, field in form.fields.items():
-                remembered = form[name]
+                cached = form[name]
                 plain = BoundField(form, field, name)
-                assert remembered.as_field_group() == plain.as_field_group(), (query, name)
-                assert str(remembered) == str(plain), (query, name)
+                assert cached.as_field_group() == plain.as_field_group(), (query, name)
+                assert str(cached) == str(plain), (query, name)
         unbound = TrainingForm(presets=presets)
         for name, field in unbound.fields.items():
             assert unbound[name].as_field_group() == BoundField(unbound, field, name).as_field_group()
