@@ -219,12 +219,13 @@ def test_an_admin_edit_of_the_price_is_a_point_and_an_event(editor_client, launc
     h100 = history_from("h100-sxm", NOW - timedelta(days=31))
     data = change_form_data(GPU.objects.get(pk=h100.pk))
     data["price_usd_per_hour"] = "2.45"
-    data["price_updated_at_0"], data["price_updated_at_1"] = "2026-11-30", "12:00:00"
+    edited_at = NOW - timedelta(days=1)  # after the launch price, 31 days ago: the history's last point
+    data["price_updated_at_0"], data["price_updated_at_1"] = edited_at.date().isoformat(), edited_at.time().isoformat()
     with transaction.atomic():
         response = editor_client.post(reverse("admin:catalog_gpu_change", args=[h100.pk]), data)
     assert response.status_code == 302
     edited = GPU.objects.get(pk=h100.pk).price_updated_at
-    assert edited.isoformat() == "2026-11-30T12:00:00+00:00"
+    assert edited.isoformat() == edited_at.isoformat() and edited.isoformat().endswith("+00:00")
     assert points("h100-sxm")[-1] == (Decimal("2.45"), edited, "admin")
     [[change]] = received
     assert (change.old, change.new, change.time, change.source) == (Decimal("2.88"), Decimal("2.45"), edited, "admin")

@@ -160,7 +160,8 @@ def test_the_csv_file_has_the_json_values_one_row_per_gpu(client, launch_content
 def test_the_price_history_validates_and_lists_the_points_oldest_first(client, launch_content):
     gpu = GPU.objects.get(slug="h100-sxm")
     PricePoint.objects.filter(gpu=gpu).delete()
-    start = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+    # Within the file's default window (the last year, every point of the last 90 days), whatever today's date.
+    start = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0) - timedelta(days=10)
     # Created out of order, one withdrawn offer among them.
     for hours, price, source in [(48, "2.35", "import"), (0, "2.50", "launch"), (24, None, "admin")]:
         PricePoint.objects.create(gpu=gpu, time=start + timedelta(hours=hours), source=source,
@@ -168,10 +169,14 @@ def test_the_price_history_validates_and_lists_the_points_oldest_first(client, l
     data = fetch_json(client, f"/data/gpus/{gpu.slug}/prices.json")
     validate_against_its_schema(client, data)
     assert data["gpu"] == {"slug": gpu.slug, "name": gpu.name}
+
+    def text(hours):
+        return (start + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
     assert data["points"] == [
-        {"time": "2026-11-01T12:00:00Z", "usd_per_hour": Decimal("2.50"), "source": "launch"},
-        {"time": "2026-11-02T12:00:00Z", "usd_per_hour": None, "source": "admin"},
-        {"time": "2026-11-03T12:00:00Z", "usd_per_hour": Decimal("2.35"), "source": "import"},
+        {"time": text(0), "usd_per_hour": Decimal("2.50"), "source": "launch"},
+        {"time": text(24), "usd_per_hour": None, "source": "admin"},
+        {"time": text(48), "usd_per_hour": Decimal("2.35"), "source": "import"},
     ]
 
 
