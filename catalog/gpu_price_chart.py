@@ -90,15 +90,18 @@ def price_history_section(gpu, history):
     if not steps:
         return PriceHistorySection(None, _("No price has been recorded for this GPU in the last %(days)s days.") % {
             "days": HISTORY_DAYS}, ())
-    if len(steps) == 1 and history.before is None:
-        moment, price = steps[0]
+    # The one point known, older than the window: the launch price still in force, or a price unchanged since.
+    older = history.before if history.before and not history.points else None
+    if len(steps) == 1 and (history.before is None or older):
+        moment, price = (older.time, older.price) if older else steps[0]
         # The launch price is dated by the launch data's day, without a time of its own.
         if gpu.price_source == PriceSource.LAUNCH and moment == gpu.price_updated_at:
             return PriceHistorySection(None, _(
                 "The price history starts at launch: %(price)s is the launch price of %(date)s.") % {
                 "price": price_text(price), "date": format_long_date(launch_date(moment))}, ())
-        return PriceHistorySection(None, _("Only one price is known so far: %(price)s since %(time)s.") % {
-            "price": price_text(price), "time": format_date_time(moment)}, ())
+        if older is None:
+            return PriceHistorySection(None, _("Only one price is known so far: %(price)s since %(time)s.") % {
+                "price": price_text(price), "time": format_date_time(moment)}, ())
     changes = tuple(change_text(change, history) for change in price_changes(history, gpu.price_usd_per_hour))
     daily = len(steps) > MAX_STEPS
     if daily:

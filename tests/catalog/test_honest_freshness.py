@@ -10,7 +10,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -94,9 +94,11 @@ def test_a_launch_price_says_launch_price_with_the_launch_datas_date(client, lau
         assert freshness.squashed_text.startswith(gettext("Launch price, as of") + " ")
     time = freshness.find("time")
     assert time.attrs["datetime"] == day.isoformat()
-    # The price history's note gives the same day, without a made-up time of day.
-    history_note = document.find("section", aria_labelledby="price-history-heading").squashed_text
-    assert "00:00:00" not in history_note and format_date(day, "long", locale=locale) in history_note
+    # The price history's note gives the same day, without a made-up time of day (nor a chart whose table would).
+    history = document.find("section", aria_labelledby="price-history-heading")
+    midnight = format_time(datetime(day.year, day.month, day.day, tzinfo=UTC), "long", tzinfo=UTC, locale=locale)
+    assert history.find("svg") is None and midnight not in history.squashed_text
+    assert format_date(day, "long", locale=locale) in history.squashed_text
     assert time.text == format_date(day, "long", locale=locale)
 
 

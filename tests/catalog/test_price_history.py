@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from caching.content_version import content_changed
-from catalog.models import GPU, PricePoint
+from catalog.models import GPU, PricePoint, PriceSource
 from catalog.price_events import price_changed
 from catalog.price_history import record_points
 from charts.step_chart import step_chart
@@ -332,8 +332,13 @@ def test_a_rise_and_the_states_without_a_figure(client, launch_content, language
     assert section.find("path", class_="chart-step-line").attrs["d"].count("M") == 1
 
 
-def test_a_gpu_with_its_launch_price_only_says_one_line_without_a_chart_or_changes(client, launch_content):
-    """Issue 44: before a second price, one honest line instead of change figures and an empty chart."""
+@pytest.mark.parametrize("launched_days_ago", [None, 200], ids=["as loaded", "older than the window"])
+def test_a_gpu_with_its_launch_price_only_says_one_line_without_a_chart_or_changes(client, launch_content,
+                                                                                   launched_days_ago):
+    """Issue 44: before a second price, one honest line instead of change figures and an empty chart, however long
+    ago the launch was (a launch price has no time of day a flat chart's table could give)."""
+    if launched_days_ago:
+        history_from("b200", NOW - timedelta(days=launched_days_ago))
     section = history_section(client, "b200", "pt")
     assert section.find("svg") is None
     with translation.override("pt"):
@@ -361,7 +366,10 @@ def test_a_gpu_with_one_imported_price_gives_its_date(client, launch_content):
 
 
 def test_a_price_older_than_the_window_draws_a_flat_line_across_it(client, launch_content):
-    history_from("b200", NOW - timedelta(days=200))
+    """An imported price unchanged for 200 days (a launch price alone keeps its one line, whatever its age)."""
+    gpu = history_from("b200", NOW - timedelta(days=200))
+    GPU.objects.filter(pk=gpu.pk).update(price_source=PriceSource.IMPORT)
+    PricePoint.objects.filter(gpu=gpu).update(source=PriceSource.IMPORT)
     section = history_section(client, "b200", "en")
     svg = section.find("svg")
     path = section.find("path", class_="chart-step-line").attrs["d"]
