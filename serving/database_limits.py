@@ -13,7 +13,7 @@ client) also bounds each query:
   for DATABASE_STATEMENT_TIMEOUT + DATABASE_NO_ANSWER_GRACE per round trip (a kept connection's health check and a
   commit included), then the connection is closed and the query fails as an OperationalError;
 - after a connection attempt that timed out, the process's new connections fail at once for a second, and then one
-  attempt at a time tries again (``guarded_connections``): a request waits for one connect timeout at most, not one
+  attempt at a time tries again (``connect``): a request waits for one connect timeout at most, not one
   per query, and the other threads answer at once instead of all waiting on the same dead server;
 - a verified staff member's admin requests (the price import, the demand CSV) get DATABASE_STAFF_STATEMENT_TIMEOUT and
   no lock timeout for the request (``StaffQueryLimitsMiddleware``), which are put back after it."""
@@ -23,8 +23,7 @@ import time
 
 import psycopg
 from django.conf import settings
-from django.db import DatabaseError, connection, connections
-from django.db.backends.signals import connection_created
+from django.db import DatabaseError, connection
 
 from core.errors import service_unavailable
 
@@ -51,7 +50,7 @@ def answer_seconds():
     return seconds + settings.DATABASE_NO_ANSWER_GRACE if seconds > 0 else None
 
 
-def bounded_waits(database):
+def bound_waits(database):
     """``database``'s own ``wait`` (psycopg's, through which every round trip of a query, a commit or a health check
     waits for the server), given ``answer_seconds()``: past it the connection is closed, and the query fails."""
     wait = database.wait
@@ -67,64 +66,47 @@ def bounded_waits(database):
             raise psycopg.OperationalError(f"the database did not answer within {seconds:g} s") from None
 
     database.wait = bounded_wait
+    return database
 
 
-def bound_new_connection(sender, connection, **kwargs):
-    if connection.vendor == "postgresql":
-        bounded_waits(connection.connection)
-
-
-def guarded(get_new_connection):
-    """``get_new_connection`` (a DatabaseWrapper's), failing at once for RETRY_AFTER_TIMEOUT_SECONDS after an attempt
-    that timed out, and then while one attempt tries again. A refused connection (the server down) fails fast by
-    itself and is not counted."""
-    def get_guarded_connection(conn_params):
-        global _unreachable_until
-        with _connecting:
-            now = time.monotonic()
-            if now < _unreachable_until:
-                raise psycopg.OperationalError("the database timed out a connection attempt just now")
-            if _unreachable_until:  # this attempt tries again, alone
-                connect_timeout = settings.DATABASES["default"]["OPTIONS"]["connect_timeout"]
-                _unreachable_until = now + connect_timeout + RETRY_AFTER_TIMEOUT_SECONDS
-        try:
-            database = get_new_connection(conn_params)
-        except psycopg.errors.ConnectionTimeout:
-            _unreachable_until = time.monotonic() + RETRY_AFTER_TIMEOUT_SECONDS
-            raise
-        except psycopg.Error:
-            _unreachable_until = 0.0
-            raise
+def connect(get_new_connection):
+    """``get_new_connection()`` (``serving.postgresql``'s), in the web server bounded: failing at once for
+    RETRY_AFTER_TIMEOUT_SECONDS after an attempt that timed out, and then while one attempt tries again (a refused
+    connection, the server down, fails fast by itself and is not counted); its waits bounded (``bound_waits``)."""
+    global _unreachable_until
+    if not _limited:
+        return get_new_connection()
+    with _connecting:
+        now = time.monotonic()
+        if now < _unreachable_until:
+            raise psycopg.OperationalError("the database timed out a connection attempt just now")
+        if _unreachable_until:  # this attempt tries again, alone
+            _unreachable_until = now + settings.DATABASE_CONNECT_TIMEOUT + RETRY_AFTER_TIMEOUT_SECONDS
+    try:
+        database = get_new_connection()
+    except psycopg.errors.ConnectionTimeout:
+        _unreachable_until = time.monotonic() + RETRY_AFTER_TIMEOUT_SECONDS
+        raise
+    except psycopg.Error:
         _unreachable_until = 0.0
-        return database
+        raise
+    _unreachable_until = 0.0
+    return bound_waits(database)
 
-    return get_guarded_connection
 
-
-def guarded_connections(create_connection):
-    """``connections.create_connection``, whose DatabaseWrappers (one per thread) connect through ``guarded``."""
-    def create_guarded_connection(alias):
-        wrapper = create_connection(alias)
-        if wrapper.vendor == "postgresql":
-            wrapper.get_new_connection = guarded(wrapper.get_new_connection)
-        return wrapper
-
-    return create_guarded_connection
+def with_web_limits(conn_params):
+    """``conn_params`` (``serving.postgresql``'s), in the web server with its statement and lock timeouts (libpq's
+    ``options``: set as the session starts, no round trip)."""
+    if not _limited:
+        return conn_params
+    limits = (f"-c statement_timeout={milliseconds(settings.DATABASE_STATEMENT_TIMEOUT)} "
+              f"-c lock_timeout={milliseconds(settings.DATABASE_LOCK_TIMEOUT)}")
+    return {**conn_params, "options": f"{conn_params.get('options', '')} {limits}".strip()}
 
 
 def limit_web_queries():
-    """For the web server's process, before its first connection: every PostgreSQL connection starts with the web's
-    statement and lock timeouts, and waits for no answer longer than ``answer_seconds()``."""
+    """Called by everx/wsgi.py, before the web server's first connection: its connections get the limits above."""
     global _limited
-    database = connections.settings["default"]
-    if database["ENGINE"] != "django.db.backends.postgresql":
-        return
-    options = database.setdefault("OPTIONS", {})
-    limits = (f"-c statement_timeout={milliseconds(settings.DATABASE_STATEMENT_TIMEOUT)} "
-              f"-c lock_timeout={milliseconds(settings.DATABASE_LOCK_TIMEOUT)}")
-    options["options"] = f"{options.get('options', '')} {limits}".strip()
-    connection_created.connect(bound_new_connection, dispatch_uid="serving.database_limits")
-    connections.create_connection = guarded_connections(connections.create_connection)
     _limited = True
 
 

@@ -149,11 +149,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE", "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
     }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that does not answer costs a connection attempt this many seconds (libpq's connect_timeout, at
-    # least 2; per address the host resolves to), then an OperationalError (the 503 page), never a thread held for
-    # ever. Every process (decision 30).
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = max(2, int(env("DATABASE_CONNECT_TIMEOUT", 5)))
+# A database that does not answer costs a connection attempt this many seconds (libpq's connect_timeout, at least
+# 2; per address the host resolves to), then an OperationalError (the 503 page), never a thread held for ever.
+# Every process (decision 30).
+DATABASE_CONNECT_TIMEOUT = max(2, int(env("DATABASE_CONNECT_TIMEOUT", 5)))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, whose connections in the web server bound their waits (serving/postgresql, decision 30).
+    DATABASES["default"]["ENGINE"] = "serving.postgresql"
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = DATABASE_CONNECT_TIMEOUT
 # The web server's bounds on each query, in seconds (serving/database_limits.py, applied by everx/wsgi.py only: no
 # command, migration, import, mail worker or backup gets them; decision 30): the server cancels a statement that runs
 # longer, or waits longer for a lock, and the visitor gets the 503 page; a server that does not even answer that is
