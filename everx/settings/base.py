@@ -107,6 +107,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Turns a login that django-axes refused into the lockout page (staff/login_lockout.py).
     "axes.middleware.AxesMiddleware",
+    # A verified staff member's admin requests get the staff's statement timeout in the web server (decision 30).
+    "serving.database_limits.StaffQueryLimitsMiddleware",
     # Last, so it sees a view's database errors first: a 503 page instead of a 500.
     "core.middleware.DatabaseUnavailableMiddleware",
 ]
@@ -147,6 +149,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE", "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
     }
+# A database that does not answer costs a connection attempt this many seconds (libpq's connect_timeout, at least
+# 2; per address the host resolves to), then an OperationalError (the 503 page), never a thread held for ever.
+# Every process (decision 30).
+DATABASE_CONNECT_TIMEOUT = max(2, int(env("DATABASE_CONNECT_TIMEOUT", 5)))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, whose connections in the web server bound their waits (serving/postgresql, decision 30).
+    DATABASES["default"]["ENGINE"] = "serving.postgresql"
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = DATABASE_CONNECT_TIMEOUT
+# The web server's bounds on each query, in seconds (serving/database_limits.py, applied by everx/wsgi.py only: no
+# command, migration, import, mail worker or backup gets them; decision 30): the server cancels a statement that runs
+# longer, or waits longer for a lock, and the visitor gets the 503 page; a server that does not even answer that is
+# given DATABASE_STATEMENT_TIMEOUT + DATABASE_NO_ANSWER_GRACE before the connection is closed. A verified staff
+# member's admin requests (the price import, the demand CSV) get DATABASE_STAFF_STATEMENT_TIMEOUT and no lock
+# timeout instead. 0: no bound.
+DATABASE_STATEMENT_TIMEOUT = float(env("DATABASE_STATEMENT_TIMEOUT", 5))
+DATABASE_LOCK_TIMEOUT = float(env("DATABASE_LOCK_TIMEOUT", 2))
+DATABASE_STAFF_STATEMENT_TIMEOUT = float(env("DATABASE_STAFF_STATEMENT_TIMEOUT", 300))
+DATABASE_NO_ANSWER_GRACE = float(env("DATABASE_NO_ANSWER_GRACE", 2))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes first: it refuses a locked-out login before any password is checked.
