@@ -5,8 +5,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from caching.content_version import bump_content_version
-from catalog.models import GPU
 from workloads.cached_content import workload_content
+
+from . import factories
 
 
 def page_queries(client, url):
@@ -23,7 +24,6 @@ def add_test_gpus(count, listed_in=None):
     """``count`` more GPUs (vendor "Test"), each also a row of the workload ``listed_in`` when given: the
     number of GPUs a page shows grows, its queries must not."""
     for n in range(count):
-        gpu = GPU.objects.create(slug=f"test-gpu-{n}", vendor="Test", name=f"Test GPU {n}", architecture="Test",
-                                 memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
+        gpu = factories.gpu(vendor="Test", memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
         if listed_in is not None:
             listed_in.rows.create(gpu=gpu, order=100 + n)

@@ -14,6 +14,7 @@ from catalog.models import GPU
 from optin.erasure import erase_person
 from optin.models import ConsentRecord, OutboxEmail
 
+from .. import factories
 from ..localized_urls import url_in
 from ..signup_helpers import run_mail_worker
 from ..signups.test_signups_mail_worker import query_shapes
@@ -31,11 +32,9 @@ def test_a_known_and_a_new_address_get_the_same_answer_by_the_same_queries_and_w
     settings.SIGNUP_RATE_LIMIT = 1000
     gpus = list(GPU.objects.exclude(price_usd_per_hour=None).order_by("pk")[:3])
     now = timezone.now()
-    consent = {"consent_text_version": "price-alert-2", "consent_language": "es", "source_path": "/es/"}
     for gpu in gpus[:2]:
-        PriceAlert.objects.create(email=KNOWN, gpu=gpu, target_usd_per_hour="0.50", language="es", confirmed_at=now,
-                                  renewed_at=now, **consent)
-    PriceAlert.objects.create(email=KNOWN, gpu=gpus[2], target_usd_per_hour="0.50", language="es", **consent)
+        factories.price_alert(email=KNOWN, gpu=gpu, confirmed_at=now, renewed_at=now)
+    factories.price_alert(email=KNOWN, gpu=gpus[2])
     # What a process reads once per content version (the privacy policy's version) is read by this first one.
     assert post(client, gpus[0], "first@example.com").status_code == 303
     answers = {}

@@ -17,6 +17,7 @@ from optin.models import ConsentRecord
 from signups.forms import LAUNCH_LIST_CONSENT_TEXT_VERSION
 from signups.models import Signup
 
+from .. import factories
 from ..html import parse
 from ..localized_urls import url_in
 from ..signup_helpers import UNSUBSCRIBE_LINK, run_mail_worker
@@ -102,8 +103,7 @@ def test_the_currency_proposed_follows_the_language(client, launch_content):
 
 
 def test_an_address_on_the_list_already_gets_the_alert_mail_alone(client, launch_content):
-    Signup.objects.create(email="ana@example.com", currency="EUR", language="es", confirmed_at=timezone.now(),
-                          consent_text_version="renter-2", consent_language="es", source_path="/es/")
+    factories.signup(email="ana@example.com", currency="EUR", confirmed_at=timezone.now())
     assert post(client, with_list()).status_code == 303
     run_mail_worker()
     assert not UNSUBSCRIBE_LINK.search(one_mail().body)
@@ -115,9 +115,8 @@ def test_without_an_alert_mail_the_list_sends_its_own(client, launch_content):
     """An alert confirmed already, asked again with the same target, mails nothing: the list's box then gets
     the list's own confirmation mail, so it is never silently dropped."""
     now = timezone.now()
-    PriceAlert.objects.create(email="ana@example.com", gpu=GPU.objects.get(slug=SLUG), target_usd_per_hour="2.50",
-                              language="es", confirmed_at=now, renewed_at=now, consent_text_version="price-alert-2",
-                              consent_language="es", source_path="/es/")
+    factories.price_alert(email="ana@example.com", gpu=GPU.objects.get(slug=SLUG), target_usd_per_hour="2.50",
+                          confirmed_at=now, renewed_at=now)
     assert post(client, with_list()).status_code == 303
     run_mail_worker()
     with translation.override("es"):
@@ -130,11 +129,9 @@ def test_with_the_box_ticked_a_known_and_a_new_address_get_the_same_answer_by_th
     settings.SIGNUP_RATE_LIMIT = 1000
     now = timezone.now()
     known = "known@example.com"
-    Signup.objects.create(email=known, currency="EUR", language="es", confirmed_at=now,
-                          consent_text_version="renter-2", consent_language="es", source_path="/es/")
-    PriceAlert.objects.create(email=known, gpu=GPU.objects.get(slug=SLUG), target_usd_per_hour="0.50", language="es",
-                              confirmed_at=now, renewed_at=now, consent_text_version="price-alert-2",
-                              consent_language="es", source_path="/es/")
+    factories.signup(email=known, confirmed_at=now)
+    factories.price_alert(email=known, gpu=GPU.objects.get(slug=SLUG), target_usd_per_hour="0.50", confirmed_at=now,
+                          renewed_at=now)
     assert post(client, with_list(email="first@example.com")).status_code == 303
     answers = {}
     for label, email in (("new", "new@example.com"), ("known", known)):

@@ -38,6 +38,7 @@ from optin.models import OutboxEmail
 from optin.retention import purge_unconfirmed
 from prices.price_import import MAX_PRICE_USD_PER_HOUR, import_prices
 
+from .. import factories
 from ..html import Page, form_fields, parse
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
@@ -243,13 +244,9 @@ def test_only_the_alerts_of_the_changed_gpu_and_at_or_above_the_new_price_mail(c
 
 def test_a_price_change_costs_the_same_queries_for_one_gpu_or_twenty(client, launch_content):
     gpus = list(GPU.objects.exclude(price_usd_per_hour=None).order_by("pk"))[:10]
-    for number, gpu in enumerate(gpus):
-        for person in range(3):
-            PriceAlert.objects.create(
-                email=f"p{person}-{number}@example.com", gpu=gpu, target_usd_per_hour=gpu.price_usd_per_hour,
-                language="en", confirmed_at=timezone.now(), consent_text_version="price-alert-1",
-                consent_language="en", source_path="/en/",
-            )
+    for gpu in gpus:
+        for _person in range(3):
+            factories.price_alert(gpu=gpu, target_usd_per_hour=gpu.price_usd_per_hour, confirmed_at=timezone.now())
 
     def queries(changes):
         with CaptureQueriesContext(connection) as captured:

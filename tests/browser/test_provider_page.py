@@ -14,13 +14,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from alerts.models import PriceAlert
 from catalog.models import GPU
 from core.formatting import format_number, format_usd
 from providers.applications import apply_requests
-from providers.models import OfferedGPU, ProviderApplication
-from signups.models import Signup
+from providers.models import ProviderApplication
 
+from .. import factories
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
 from ..page_judges import box_in_first_screen
@@ -110,22 +109,15 @@ def test_the_estimate_answers_without_javascript_and_the_application_stores_gpu_
 def test_the_demand_page_shows_offered_gpus_per_model_and_its_csv_holds_them(
         live_server, live_launch_content, browser, size):
     h100, b200 = GPU.objects.get(slug="h100-sxm"), GPU.objects.get(slug="b200")
-    consent = {"consent_text_version": "provider-2", "consent_language": "en", "source_path": "/en/providers/"}
-    for number, (status, rows) in enumerate([("new", [(h100, 16), (None, 8)]), ("accepted", [(h100, 8), (b200, 4)])]):
-        application = ProviderApplication.objects.create(
-            company=f"Company {number}", contact_name="C", email=f"c{number}@example.com", country="DE",
-            language="en", status=status, **consent)
+    for status, rows in [("new", [(h100, 16), (None, 8)]), ("accepted", [(h100, 8), (b200, 4)])]:
+        application = factories.provider_application(status=status)
         for order, (gpu, count) in enumerate(rows):
-            OfferedGPU.objects.create(application=application, order=order, gpu=gpu,
-                                      name=gpu.name if gpu else "MI250X", count=count, location="Berlin")
-    ProviderApplication.objects.create(company="Old", contact_name="O", email="o@example.com", country="NO",
-                                       gpus="32 × A100", server_locations="Oslo", language="en", **consent)
+            factories.offered_gpu(application=application, order=order, gpu=gpu, count=count)
+    factories.provider_application(gpus="32 × A100", server_locations="Oslo")
     # Demand beside it: renters who chose the H100, an alert on the B200.
-    for number, confirmed in enumerate([True, False, True]):
-        Signup.objects.create(email=f"r{number}@example.com", currency="EUR", language="de", gpu=h100, gpu_count=8,
-                              confirmed_at=timezone.now() if confirmed else None, **consent)
-    PriceAlert.objects.create(email="a@example.com", gpu=b200, target_usd_per_hour=Decimal("6.50"), language="en",
-                              confirmed_at=timezone.now(), **consent)
+    for confirmed in [True, False, True]:
+        factories.signup(gpu=h100, gpu_count=8, confirmed_at=timezone.now() if confirmed else None)
+    factories.price_alert(gpu=b200, target_usd_per_hour=Decimal("6.50"), confirmed_at=timezone.now())
     founder = Client()
     founder.force_login(get_user_model().objects.create_superuser("founder", "f@example.com", "a-long-pass-1"))
     context = browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1)

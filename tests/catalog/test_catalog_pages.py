@@ -21,6 +21,7 @@ from catalog.models import GPU
 from core.formatting import format_date_time, format_number, format_share, format_usd
 from workloads.models import Workload
 
+from .. import factories
 from ..html import fetch, parse
 from ..languages import LANGUAGES
 from ..localized_numbers import numbers_in
@@ -428,8 +429,7 @@ def test_gpus_link_to_their_page_in_every_language(db):
 ], ids=["catalogue", "catalogue-filtered", "gpu-page"])
 def test_queries_do_not_grow_with_the_number_of_gpus(client, launch_content, address):
     # One GPU of the filtered vendor first, so the filtered page has rows before and after.
-    GPU.objects.create(slug="test-gpu", vendor="Test", name="Test GPU", architecture="Test", memory_gb=Decimal(8),
-                       price_usd_per_hour=Decimal("0.10"))
+    factories.gpu(vendor="Test", memory_gb=Decimal(8), price_usd_per_hour=Decimal("0.10"))
     before = page_queries(client, address)
     add_test_gpus(40, listed_in=Workload.objects.get(key="llm-training"))
     assert page_queries(client, address) == before

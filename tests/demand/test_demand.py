@@ -16,18 +16,16 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.formats import date_format
 
-from alerts.models import PriceAlert
 from catalog.models import GPU
 from demand import figures
 from signups.models import Signup
 from workloads.models import Workload
 
+from .. import factories
 from ..editors import create_editor
 from ..html import Page
 from ..queries import add_test_gpus
 
-CONSENT = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "en",
-           "source_path": "/en/signup/"}
 PAGE, CSV_EXPORT = "admin:signups_demand", "admin:signups_demand_csv"
 # (day, hour, workload key or None, currency, language, confirmed)
 SIGNUPS = [
@@ -51,20 +49,18 @@ def superuser_client(client, db):
 def signups(launch_content):
     workloads = {workload.key: workload for workload in Workload.objects.all()}
     rows = []
-    for number, (day, hour, workload, currency, language, confirmed) in enumerate(SIGNUPS):
+    for day, hour, workload, currency, language, confirmed in SIGNUPS:
         moment = datetime(day.year, day.month, day.day, hour, tzinfo=UTC)
-        rows.append(Signup.objects.create(
-            email=f"person{number}@example.com", currency=currency, language=language,
-            workload=workloads[workload] if workload else None, signed_up_at=moment,
-            confirmed_at=moment + timedelta(minutes=5) if confirmed else None, **CONSENT,
+        rows.append(factories.signup(
+            currency=currency, language=language, workload=workloads[workload] if workload else None,
+            signed_up_at=moment, confirmed_at=moment + timedelta(minutes=5) if confirmed else None,
         ))
     return rows
 
 
-def alert(gpu, target, email, confirmed=True):
-    return PriceAlert.objects.create(email=email, gpu=gpu, target_usd_per_hour=Decimal(target), language="en",
-                                     confirmed_at=datetime(2026, 11, 30, tzinfo=UTC) if confirmed else None,
-                                     **CONSENT)
+def alert(gpu, target, confirmed=True):
+    return factories.price_alert(gpu=gpu, target_usd_per_hour=Decimal(target),
+                                 confirmed_at=datetime(2026, 11, 30, tzinfo=UTC) if confirmed else None)
 
 
 @pytest.fixture
@@ -75,9 +71,9 @@ def alerts(launch_content):
     a100 = GPU.objects.get(slug="a100-sxm")
     GPU.objects.filter(pk=a100.pk).update(price_usd_per_hour=None)
     targets = ["2.00", "2.40", "1.90", "1.80", "1.60", "1.50", "1.20", "1.00", "0.99", "0.40"]
-    rows = [alert(h100, target, f"h{number}@example.com") for number, target in enumerate(targets)]
-    rows.append(alert(h100, "0.10", "waiting@example.com", confirmed=False))  # not counted
-    rows += [alert(a100, target, f"a{number}@example.com") for number, target in enumerate(["1.00", "1.25"])]
+    rows = [alert(h100, target) for target in targets]
+    rows.append(alert(h100, "0.10", confirmed=False))  # not counted
+    rows += [alert(a100, target) for target in ["1.00", "1.25"]]
     return rows
 
 
@@ -234,7 +230,6 @@ def test_queries_do_not_grow_with_signups_gpus_or_alerts(superuser_client, signu
     before = queries()
     add_test_gpus(4)
     for number, gpu in enumerate(GPU.objects.filter(vendor="Test")):
-        alert(gpu, "0.50", f"more{number}@example.com")
-        Signup.objects.create(email=f"more{number}@example.com", currency="USD", language="pt",
-                              signed_up_at=datetime(2026, 10, 5 + number, tzinfo=UTC), **CONSENT)
+        alert(gpu, "0.50")
+        factories.signup(currency="USD", language="pt", signed_up_at=datetime(2026, 10, 5 + number, tzinfo=UTC))
     assert queries() == before

@@ -13,16 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from alerts.models import PriceAlert
 from catalog.models import GPU
 from demand import figures
-from providers.models import OfferedGPU, ProviderApplication
-from signups.models import Signup
 
+from .. import factories
 from ..html import Page
 
-CONSENT = {"consent_text_version": "provider-2", "privacy_policy_version": "1.0", "consent_language": "en",
-           "source_path": "/en/providers/apply/"}
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 # (status, [(catalogue slug or None, name, count)], free text)
 APPLICATIONS = [
@@ -39,28 +35,24 @@ def superuser_client(client, db):
     return client
 
 
-def application(number, status, rows, free_text):
-    made = ProviderApplication.objects.create(
-        company=f"Company {number}", contact_name="C", email=f"c{number}@example.com", country="DE",
-        gpus=free_text, server_locations="Oslo" if free_text else "", language="en", status=status,
-        submitted_at=AT, **CONSENT)
-    OfferedGPU.objects.bulk_create(
-        OfferedGPU(application=made, order=order, gpu=GPU.objects.get(slug=slug) if slug else None, name=name,
-                   count=count, location="Berlin") for order, (slug, name, count) in enumerate(rows))
+def application(status, rows, free_text):
+    made = factories.provider_application(gpus=free_text, server_locations="Oslo" if free_text else "",
+                                          status=status, submitted_at=AT)
+    for order, (slug, name, count) in enumerate(rows):
+        factories.offered_gpu(application=made, order=order, gpu=GPU.objects.get(slug=slug) if slug else None,
+                              name=name, count=count)
     return made
 
 
 @pytest.fixture
 def supply_rows(launch_content):
-    for number, (status, rows, free_text) in enumerate(APPLICATIONS):
-        application(number, status, rows, free_text)
+    for status, rows, free_text in APPLICATIONS:
+        application(status, rows, free_text)
     h100, b200 = GPU.objects.get(slug="h100-sxm"), GPU.objects.get(slug="b200")
-    for number, (gpu, confirmed) in enumerate([(h100, True), (h100, False), (b200, True)]):
-        Signup.objects.create(email=f"s{number}@example.com", currency="EUR", language="en", gpu=gpu, gpu_count=8,
-                              confirmed_at=AT if confirmed else None, **CONSENT)
-    for number, confirmed in enumerate([True, True, False]):
-        PriceAlert.objects.create(email=f"a{number}@example.com", gpu=b200, target_usd_per_hour="5.00",
-                                  language="en", confirmed_at=AT if confirmed else None, **CONSENT)
+    for gpu, confirmed in [(h100, True), (h100, False), (b200, True)]:
+        factories.signup(gpu=gpu, gpu_count=8, confirmed_at=AT if confirmed else None)
+    for confirmed in [True, True, False]:
+        factories.price_alert(gpu=b200, target_usd_per_hour="5.00", confirmed_at=AT if confirmed else None)
 
 
 def expected_rows():
@@ -121,5 +113,5 @@ def test_queries_do_not_grow_with_applications(superuser_client, supply_rows):
 
     before = queries()
     for number in range(5):
-        application(10 + number, "new", [("b200", "B200", 8), (None, f"Other {number}", 1)], "")
+        application("new", [("b200", "B200", 8), (None, f"Other {number}", 1)], "")
     assert queries() == before

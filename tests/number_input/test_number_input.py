@@ -29,6 +29,7 @@ from number_input.reading import (
     parse_submitted_number,
 )
 
+from .. import factories
 from ..charts.test_charts import project_imports
 from ..html import fetch
 from ..languages import LANGUAGES, TRANSLATED
@@ -402,8 +403,7 @@ def catalogue_names(document):
 def big_gpus(launch_content):
     """GPUs on both sides of 1000 GB (the launch content has none that large)."""
     for slug, memory in (("test-1024", 1024), ("test-1000", 1000), ("test-999", Decimal("999.5"))):
-        GPU.objects.create(slug=slug, vendor="Test", name=f"Test {memory}", architecture="Test",
-                           memory_gb=Decimal(memory), price_usd_per_hour=Decimal("9.99"))
+        factories.gpu(slug=slug, name=f"Test {memory}", memory_gb=Decimal(memory), price_usd_per_hour=Decimal("9.99"))
     return {"Test 1024", "Test 1000"}
 
 

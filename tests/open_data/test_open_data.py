@@ -39,6 +39,7 @@ from open_data import document, http
 from open_data.document import GPU_COUNTS
 from prices.price_import import import_prices
 
+from .. import factories
 from ..html import Head, Page, parse
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
@@ -164,8 +165,8 @@ def test_the_price_history_validates_and_lists_the_points_oldest_first(client, l
     start = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0) - timedelta(days=10)
     # Created out of order, one withdrawn offer among them.
     for hours, price, source in [(48, "2.35", "import"), (0, "2.50", "launch"), (24, None, "admin")]:
-        PricePoint.objects.create(gpu=gpu, time=start + timedelta(hours=hours), source=source,
-                                  usd_per_hour=Decimal(price) if price else None)
+        factories.price_point(gpu=gpu, time=start + timedelta(hours=hours), source=source,
+                              usd_per_hour=Decimal(price) if price else None)
     data = fetch_json(client, f"/data/gpus/{gpu.slug}/prices.json")
     validate_against_its_schema(client, data)
     assert data["gpu"] == {"slug": gpu.slug, "name": gpu.name}
@@ -439,7 +440,7 @@ def test_the_price_history_is_the_last_year_with_each_days_last_price_before_90_
     for moment, price in [(today - timedelta(days=400), "3.00"),
                           *((old_day + timedelta(hours=hours), f"2.{hours:02}") for hours in (1, 5, 9, 23)),
                           (recent_day + timedelta(hours=2), "2.40"), (recent_day + timedelta(hours=20), "2.30")]:
-        PricePoint.objects.create(gpu=gpu, time=moment, usd_per_hour=Decimal(price), source="import")
+        factories.price_point(gpu=gpu, time=moment, usd_per_hour=Decimal(price))
 
     def text(moment):
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

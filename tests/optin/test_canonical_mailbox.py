@@ -20,6 +20,7 @@ from optin.erasure import erase_person
 from optin.models import ConsentRecord, OutboxEmail
 from signups.models import Signup, WaitlistRequest
 
+from .. import factories
 from ..localized_urls import url_in
 from ..servers import mail_worker_process
 from ..signup_helpers import run_mail_worker, signup_data, smtp_server
@@ -142,12 +143,10 @@ def test_a_tag_outside_gmail_is_another_signup(client, launch_content):
 
 
 def test_erasing_any_spelling_erases_rows_stored_under_another(client, launch_content):
-    consent = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
-               "source_path": "/es/"}
     # Stored before the forms stored one spelling, and through the forms now.
-    Signup.objects.create(email="V.ictim+old@googlemail.com", currency="EUR", language="es", **consent)
-    Signup.objects.create(email='"quoted"@example.com', currency="EUR", language="es", **consent)
-    Signup.objects.create(email="other@gmail.com", currency="EUR", language="es", **consent)
+    factories.signup(email="V.ictim+old@googlemail.com")
+    factories.signup(email='"quoted"@example.com')
+    factories.signup(email="other@gmail.com")
     client.post(url_in("es", "signups:signup"), signup_data(email="vic.tim@gmail.com"))
     erase_person('"v.i.c.t.i.m"@GMAIL.com')
     erase_person("Quoted@example.com")

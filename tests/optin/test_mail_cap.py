@@ -12,6 +12,7 @@ from django.utils import timezone
 from optin.models import OutboxEmail, RequestOrigin
 from signups.models import WaitlistRequest
 
+from .. import factories
 from ..localized_urls import url_in
 from ..servers import mail_worker_process
 from ..signup_helpers import run_mail_worker, signup_data, smtp_server
@@ -64,7 +65,7 @@ def test_the_mail_that_waited_goes_in_the_next_hour_and_other_mail_is_never_capp
     run_mail_worker()
     assert len(mailoutbox) == SHARE + 1
     # Mail nobody asked through a form (an alert, a reminder) is not capped.
-    OutboxEmail.objects.create(recipient="alert@example.com", subject="s", body="b", language="es")
+    factories.outbox_email()
     run_mail_worker()
     assert len(mailoutbox) == SHARE + 2
     OutboxEmail.objects.filter(sent_at__isnull=False).update(sent_at=timezone.now() - timedelta(minutes=61))

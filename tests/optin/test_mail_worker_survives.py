@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from alerts import mails
-from alerts.models import PriceAlert
 from catalog.models import GPU
 from core.header_text import CONTROL_CHARACTER_MESSAGE
 from optin import outbox
 from optin.models import OutboxEmail
 
+from .. import factories
 from ..editors import change_form_data
 from ..servers import PROJECT_DIR, mail_worker_process, production_env
 from ..signup_helpers import smtp_server
@@ -28,8 +28,7 @@ GOOD_MAILS = 5
 
 
 def alert_mail(gpu, email):
-    alert = PriceAlert.objects.create(email=email, gpu=gpu, target_usd_per_hour="1.00", language="de",
-                                      confirmed_at=timezone.now(), renewed_at=timezone.now())
+    alert = factories.price_alert(email=email, gpu=gpu, confirmed_at=timezone.now(), renewed_at=timezone.now())
     return mails.price_alert_mail(alert, gpu, gpu.price_usd_per_hour)
 
 

@@ -1,32 +1,17 @@
 """A confirmation mail names its row by kind and id (``optin.outbox``), not by a foreign key, since the outbox
 sits below the forms: deleting a signup or a price alert deletes its mails all the same (and only its own),
 however the row is deleted, and a mail gets the link of the row it names as it is sent."""
-from decimal import Decimal
-
 import pytest
 from django.core import mail
 
-from alerts.models import PriceAlert
-from catalog.models import GPU
 from optin import outbox
 from optin.confirmation import LINK_PLACEHOLDER
 from optin.erasure import delete_with_admin_history
 from optin.models import OutboxEmail
 from optin.tokens import token_hash
-from signups.models import Signup
 
+from .. import factories
 from ..signup_helpers import CONFIRM_LINK
-
-CONSENT = {"consent_text_version": "renter-1", "consent_language": "es", "source_path": "/es/"}
-
-
-def signup(email):
-    return Signup.objects.create(email=email, currency="EUR", language="es", **CONSENT)
-
-
-def alert(email):
-    return PriceAlert.objects.create(email=email, gpu=GPU.objects.get(slug="h100-sxm"),
-                                     target_usd_per_hour=Decimal("1.50"), language="es", **CONSENT)
 
 
 def confirmation_mail(row):
@@ -35,7 +20,7 @@ def confirmation_mail(row):
 
 
 def test_a_mail_names_its_row_by_kind_and_id(launch_content):
-    ana, bea = signup("ana@example.com"), alert("bea@example.com")
+    ana, bea = factories.signup(), factories.price_alert()
     signup_mail, alert_mail = confirmation_mail(ana), confirmation_mail(bea)
     assert (signup_mail.link_kind, signup_mail.link_row_id) == ("signup", ana.pk)
     assert (alert_mail.link_kind, alert_mail.link_row_id) == ("price_alert", bea.pk)
@@ -48,9 +33,9 @@ def test_a_mail_names_its_row_by_kind_and_id(launch_content):
     pytest.param(lambda row: type(row).objects.filter(pk=row.pk).delete(), id="queryset"),
     pytest.param(lambda row: delete_with_admin_history(type(row).objects.filter(pk=row.pk)), id="admin-history"),
 ])
-@pytest.mark.parametrize("make_row", [signup, alert], ids=["signup", "price-alert"])
+@pytest.mark.parametrize("make_row", [factories.signup, factories.price_alert], ids=["signup", "price-alert"])
 def test_deleting_a_row_deletes_its_mails_and_no_others(launch_content, make_row, delete):
-    row, other = make_row("ana@example.com"), make_row("bea@example.com")
+    row, other = make_row(), make_row()
     confirmation_mail(row)
     sent = confirmation_mail(row)
     OutboxEmail.objects.filter(pk=sent.pk).update(sent_at=sent.created_at, next_attempt_at=None)
@@ -60,9 +45,9 @@ def test_deleting_a_row_deletes_its_mails_and_no_others(launch_content, make_row
     assert set(OutboxEmail.objects.values_list("pk", flat=True)) == {kept.pk, unlinked.pk}
 
 
-@pytest.mark.parametrize("make_row", [signup, alert], ids=["signup", "price-alert"])
+@pytest.mark.parametrize("make_row", [factories.signup, factories.price_alert], ids=["signup", "price-alert"])
 def test_a_mail_gets_the_link_of_its_row_as_it_is_sent(launch_content, make_row):
-    row = make_row("ana@example.com")
+    row = make_row()
     queued = confirmation_mail(row)
     assert outbox.send(queued.pk) is True
     [message] = mail.outbox
@@ -70,7 +55,7 @@ def test_a_mail_gets_the_link_of_its_row_as_it_is_sent(launch_content, make_row)
     token = message.body.rsplit("/", 2)[-2]
     row.refresh_from_db()
     assert row.confirmation_token_hash == token_hash(token)
-    if make_row is signup:
+    if make_row is factories.signup:
         assert CONFIRM_LINK.search(message.body)
     # The outbox never holds the link: the stored body keeps the placeholder.
     assert OutboxEmail.objects.get(pk=queued.pk).body == f"Confirm: {LINK_PLACEHOLDER}"

@@ -15,14 +15,13 @@ pytestmark = pytest.mark.multiprocess
 
 ADDRESS = "erase.me.completely@example.com"
 SCRIPT = f"""
-from signups.models import Signup, WaitlistRequest
+from signups.models import Signup
 from optin.erasure import erase_person
-consent = dict(consent_text_version="renter-1", privacy_policy_version="1.0", consent_language="de",
-               source_path="/de/")
+from tests import factories
 for number in range(30):
-    Signup.objects.create(email=f"other{{number}}@example.com", currency="EUR", language="de", **consent)
-Signup.objects.create(email={ADDRESS!r}, currency="EUR", language="de", **consent)
-WaitlistRequest.objects.create(email={ADDRESS.upper()!r}, currency="EUR", language="de", **consent)
+    factories.signup(email=f"other{{number}}@example.com")
+factories.signup(email={ADDRESS!r})
+factories.waitlist_request(email={ADDRESS.upper()!r})
 erase_person({ADDRESS!r})
 assert not Signup.objects.filter(email={ADDRESS!r}).exists()
 """

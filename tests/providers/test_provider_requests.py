@@ -17,6 +17,7 @@ from optin.erasure import erase_person
 from optin.models import ConsentRecord, OutboxEmail
 from providers.models import ApplicationRequest, OfferedGPU, ProviderApplication
 
+from .. import factories
 from ..localized_urls import url_in
 from ..signup_helpers import provider_data, run_mail_worker
 from ..signups.test_signups_mail_worker import query_shapes
@@ -30,17 +31,13 @@ def post(client, email, company="Cómputo Ibérico S.L."):
                        provider_data(email=email, company=company, submission=str(uuid.uuid4())))
 
 
-def stored(email, company, status=ProviderApplication.Status.NEW):
-    return ProviderApplication.objects.create(email=email, company=company, contact_name="Marta", country="ES",
-                                              language="es", status=status, **CONSENT)
-
-
 def test_a_known_and_a_new_address_get_the_same_answer_by_the_same_queries_and_writes(client, launch_content,
                                                                                      settings):
     settings.SIGNUP_RATE_LIMIT = 1000
-    stored(KNOWN, "Cómputo Ibérico S.L.")
-    stored("eva@rechenzentrum.example", "Rechenzentrum Nord GmbH", ProviderApplication.Status.ACCEPTED)
-    stored("rui@nuvem.example", "Nuvem Lusa Lda")
+    factories.provider_application(email=KNOWN, company="Cómputo Ibérico S.L.")
+    factories.provider_application(email="eva@rechenzentrum.example", company="Rechenzentrum Nord GmbH",
+                                   status=ProviderApplication.Status.ACCEPTED)
+    factories.provider_application(email="rui@nuvem.example", company="Nuvem Lusa Lda")
     # What a process reads once per content version (the privacy policy's version) is read by this first one.
     assert post(client, "first@example.com", "First S.A.").status_code == 303
     answers = {}

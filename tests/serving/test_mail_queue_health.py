@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from optin.models import OutboxEmail
 
+from .. import factories
 from ..localized_urls import url_in
 from ..servers import free_port
 from ..signup_helpers import run_mail_worker, signup_data, smtp_server, smtp_settings
@@ -23,7 +24,7 @@ def health(client):
 
 
 def queue_mail(age_seconds, **fields):
-    mail = OutboxEmail.objects.create(recipient="ana@example.com", subject="s", body="b", language="es", **fields)
+    mail = factories.outbox_email(**fields)
     OutboxEmail.objects.filter(pk=mail.pk).update(created_at=timezone.now() - timedelta(seconds=age_seconds))
     return mail
 

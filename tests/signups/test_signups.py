@@ -16,6 +16,7 @@ from optin.models import OutboxEmail
 from signups.models import Signup, WaitlistRequest
 from workloads.models import Workload
 
+from .. import factories
 from ..html import Page, assert_page_heading
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
@@ -322,11 +323,9 @@ def test_an_unsubscribed_address_signing_up_again_must_confirm_again(client, pos
 
 
 def test_the_database_refuses_a_second_row_for_the_same_address_in_other_case(db):
-    fields = {"currency": "EUR", "language": "es", "consent_text_version": "renter-1",
-              "consent_language": "es", "source_path": "/es/signup/"}
-    Signup.objects.create(email="ana@example.com", **fields)
+    factories.signup(email="ana@example.com")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Signup.objects.create(email="Ana@Example.com", **fields)
+        factories.signup(email="Ana@Example.com")
 
 
 def test_a_filled_honeypot_gets_the_thank_you_page_and_stores_nothing(post_signup, launch_content):

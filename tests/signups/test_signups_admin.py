@@ -16,8 +16,7 @@ from providers.models import ProviderApplication
 from signups.models import Signup
 from workloads.models import Workload
 
-CONSENT = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
-           "source_path": "/es/signup/"}
+from .. import factories
 
 
 @pytest.fixture
@@ -32,12 +31,11 @@ def signups(launch_content):
     now = timezone.now()
     training = Workload.objects.get(key="llm-training")
     return [
-        Signup.objects.create(email="ana@example.com", currency="EUR", language="es", workload=training,
-                              confirmed_at=now, **CONSENT),
-        Signup.objects.create(email="rui@example.com", currency="EUR", language="pt", **CONSENT),
-        Signup.objects.create(email="jonas@example.com", currency="GBP", language="de", confirmed_at=now,
-                              **CONSENT),
-        Signup.objects.create(email="=HYPERLINK(1)@example.com", currency="USD", language="en", **CONSENT),
+        factories.signup(email="ana@example.com", currency="EUR", language="es", workload=training, confirmed_at=now,
+                         consent_text_version="renter-1", source_path="/es/signup/"),
+        factories.signup(email="rui@example.com", currency="EUR", language="pt"),
+        factories.signup(email="jonas@example.com", currency="GBP", language="de", confirmed_at=now),
+        factories.signup(email="=HYPERLINK(1)@example.com", currency="USD", language="en"),
     ]
 
 
@@ -87,11 +85,9 @@ def test_signups_cannot_be_edited_or_plainly_deleted(admin_client_logged_in, sig
 def test_erasure_asks_for_confirmation_then_removes_every_trace_but_a_pseudonymous_log(admin_client_logged_in,
                                                                                      signups):
     ana = signups[0]
-    application = ProviderApplication.objects.create(
-        company="Ana GPU", contact_name="Ana", email="ANA@example.com", country="ES", gpus="8 × H100",
-        server_locations="Madrid", language="es", **CONSENT)
-    OutboxEmail.objects.create(recipient="Ana@Example.com", subject="s", body="b", language="es")
-    OutboxEmail.objects.create(recipient="rui@example.com", subject="s", body="b", language="pt")
+    application = factories.provider_application(email="ANA@example.com")
+    factories.outbox_email(recipient="Ana@Example.com")
+    factories.outbox_email(recipient="rui@example.com")
     admin_user = get_user_model().objects.get(username="admin")
     LogEntry.objects.log_actions(admin_user.pk, [application], CHANGE, single_object=True)
     url = reverse("admin:signups_signup_changelist")
@@ -117,9 +113,7 @@ def test_erasure_asks_for_confirmation_then_removes_every_trace_but_a_pseudonymo
 
 
 def test_provider_applications_are_erased_from_their_own_list_too(admin_client_logged_in, db):
-    application = ProviderApplication.objects.create(
-        company="Rechenzentrum Nord", contact_name="Jonas", email="jonas@example.com", country="DE",
-        gpus="4 × B200", server_locations="Hamburg", language="de", **CONSENT)
+    application = factories.provider_application()
     admin_client_logged_in.post(reverse("admin:providers_providerapplication_changelist"), {
         "action": "erase_personal_data", "_selected_action": [application.pk], "confirm": "yes"})
     assert not ProviderApplication.objects.exists() and ErasureLog.objects.count() == 1
@@ -127,13 +121,10 @@ def test_provider_applications_are_erased_from_their_own_list_too(admin_client_l
 
 def test_outbox_lists_pending_sent_and_given_up_mails_and_can_retry(admin_client_logged_in, db):
     now = timezone.now()
-    OutboxEmail.objects.create(recipient="pending@example.com", subject="s", body="b", language="es",
-                               next_attempt_at=now + timedelta(hours=1), attempts=3)
-    OutboxEmail.objects.create(recipient="sent@example.com", subject="s", body="b", language="es",
-                               sent_at=now, next_attempt_at=None, attempts=1)
-    given_up = OutboxEmail.objects.create(recipient="failed@example.com", subject="s", body="b",
-                                          language="es", next_attempt_at=None, attempts=20,
-                                          last_error="refused")
+    factories.outbox_email(recipient="pending@example.com", next_attempt_at=now + timedelta(hours=1), attempts=3)
+    factories.outbox_email(recipient="sent@example.com", sent_at=now, next_attempt_at=None, attempts=1)
+    given_up = factories.outbox_email(recipient="failed@example.com", next_attempt_at=None, attempts=20,
+                                      last_error="refused")
     url = reverse("admin:optin_outboxemail_changelist")
     for status, address in (("pending", "pending@"), ("sent", "sent@"), ("failed", "failed@")):
         body = admin_client_logged_in.get(f"{url}?status={status}").content.decode()
@@ -201,8 +192,8 @@ def test_an_editors_attempt_to_delete_the_privacy_policy_leaves_the_consent_link
 
 
 def test_the_admin_search_finds_an_address_however_it_is_spelt(admin_client_logged_in, db):
-    Signup.objects.create(email="idn@xn--bcher-kva.example", currency="EUR", language="de", **CONSENT)
-    Signup.objects.create(email="other@example.com", currency="EUR", language="de", **CONSENT)
+    factories.signup(email="idn@xn--bcher-kva.example")
+    factories.signup(email="other@example.com")
     url = reverse("admin:signups_signup_changelist")
     for spelling in ("IDN@BÜCHER.example", "idn@ｂüｃｈｅｒ.example", "idn@xn--bcher-kva.example"):
         body = admin_client_logged_in.get(url, {"q": spelling}).content.decode()

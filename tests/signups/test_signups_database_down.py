@@ -35,6 +35,7 @@ from optin.models import Mailbox, OutboxEmail, RequestOrigin
 from providers.models import ApplicationRequest, ProviderApplication
 from signups.models import Signup, WaitlistRequest
 
+from .. import factories
 from ..caching.test_multi_server import Browserless
 from ..html import assert_page_heading, form_fields
 from ..localized_urls import url_in
@@ -272,8 +273,7 @@ def test_a_worker_whose_commit_fails_keeps_the_provider_request_for_its_next_pas
 def test_a_worker_whose_commit_fails_keeps_the_signup_request_for_its_next_pass(transactional_db):
     from signups.waitlist import apply_requests
 
-    WaitlistRequest.objects.create(email="ana@example.com", currency="EUR", language="es",
-                                   consent_text_version="renter-1", consent_language="es", source_path="/es/")
+    factories.waitlist_request()
     with commit_ends_the_session_here(Signup), pytest.raises(OperationalError, match=SESSION_ENDED):
         apply_requests()
     assert WaitlistRequest.objects.count() == 1 and not Signup.objects.exists()

@@ -21,7 +21,7 @@ from optin import confirmation, outbox
 from optin.models import OutboxEmail
 from signups.models import Signup, WaitlistRequest
 
-from .. import servers
+from .. import factories, servers
 from ..localized_urls import url_in
 from ..signup_helpers import (
     CONFIRM_LINK,
@@ -96,7 +96,7 @@ def test_retries_back_off_and_give_up_after_the_last_attempt(db, settings):
     settings.OUTBOX_MAX_ATTEMPTS = 3
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", servers.free_port(), 2
-    mail = OutboxEmail.objects.create(recipient="a@example.com", subject="s", body="b", language="en")
+    mail = factories.outbox_email()
     delays = []
     for _attempt in range(3):
         due = OutboxEmail.objects.filter(pk=mail.pk, next_attempt_at__isnull=False)
@@ -114,7 +114,7 @@ def test_retries_back_off_and_give_up_after_the_last_attempt(db, settings):
 
 
 def test_a_mail_is_claimed_once_so_two_workers_never_both_send_it(db, mailoutbox):
-    mail = OutboxEmail.objects.create(recipient="a@example.com", subject="s", body="b", language="en")
+    mail = factories.outbox_email()
     now = timezone.now()
     assert outbox.claim(mail.pk, now) is True
     assert outbox.claim(mail.pk, now) is False
@@ -128,11 +128,9 @@ def test_a_signup_whose_transaction_rolls_back_sends_no_mail(db, mailoutbox):
 
     from signups import waitlist
 
-    consent = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
-               "source_path": "/es/signup/"}
     with pytest.raises(RuntimeError), transaction.atomic():
         waitlist.join(email="x@example.com", currency="EUR", language="es", workload_id=None,
-                      consent=consent, at=timezone.now())
+                      consent=factories.consent("renter-1"), at=timezone.now())
         raise RuntimeError("something failed after the signup was written")
     assert outbox.send_due() == (0, 0)
     assert not Signup.objects.exists() and not OutboxEmail.objects.exists() and mailoutbox == []
@@ -140,11 +138,8 @@ def test_a_signup_whose_transaction_rolls_back_sends_no_mail(db, mailoutbox):
 
 @pytest.mark.multiprocess
 def test_the_worker_loop_applies_signups_delivers_and_stops_cleanly_on_sigterm(transactional_db):
-    OutboxEmail.objects.create(recipient="worker@example.com", subject="Hallo", body="Text", language="de")
-    WaitlistRequest.objects.create(
-        email="waiting@example.com", currency="EUR", language="de", consent_text_version="renter-1",
-        privacy_policy_version="1.0", consent_language="de", source_path="/de/",
-    )
+    factories.outbox_email()
+    factories.waitlist_request(email="waiting@example.com")
     with smtp_server() as (port, mailbox):
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "everx.settings.test",
                "DATABASE_URL": servers.test_database_url(),

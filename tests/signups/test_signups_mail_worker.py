@@ -19,6 +19,7 @@ from optin.models import OutboxEmail
 from signups.models import Signup, WaitlistRequest
 from workloads.models import Workload
 
+from .. import factories
 from ..localized_urls import url_in
 from ..servers import collect_static, gunicorn_server
 from ..signup_helpers import (
@@ -112,11 +113,8 @@ def query_shapes(queries):
 
 
 def test_a_new_and_a_known_address_get_the_same_answer_by_the_same_queries(client, launch_content):
-    consent = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
-               "source_path": "/es/"}
-    Signup.objects.create(email="confirmed@example.com", currency="EUR", language="es",
-                          confirmed_at=timezone.now(), **consent)
-    Signup.objects.create(email="pending@example.com", currency="EUR", language="es", **consent)
+    factories.signup(email="confirmed@example.com", confirmed_at=timezone.now())
+    factories.signup(email="pending@example.com")
     # What a process reads once per content version (the privacy policy's version) is read by this first one.
     assert client.post(url_in("es", "signups:signup"), signup_data(email="first@example.com")).status_code == 303
     answers = {}

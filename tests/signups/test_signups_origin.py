@@ -20,6 +20,7 @@ from demand import figures
 from signups.models import Signup
 from signups.signup_actions import SIGNUP_VIA_PAGES
 
+from .. import factories
 from ..html import Page
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
@@ -178,11 +179,9 @@ def test_the_demand_report_counts_signups_per_page_gpu_and_language(client, laun
     moment = datetime(2026, 11, 20, tzinfo=UTC)
     rows = [("gpu-page", h100, "de", True), ("gpu-page", h100, "de", False), ("catalogue", h100, "es", True),
             ("calculator", a100, "de", False), ("", None, "en", True)]
-    for number, (via, gpu, language, confirmed) in enumerate(rows):
-        Signup.objects.create(email=f"p{number}@example.com", currency="EUR", language=language, via=via, gpu=gpu,
-                              for_business=True, signed_up_at=moment,
-                              confirmed_at=moment + timedelta(minutes=1) if confirmed else None,
-                              consent_text_version="renter-1", consent_language=language, source_path="/")
+    for via, gpu, language, confirmed in rows:
+        factories.signup(language=language, via=via, gpu=gpu, for_business=True, signed_up_at=moment,
+                         confirmed_at=moment + timedelta(minutes=1) if confirmed else None)
     expected = {}
     for via, gpu, language, confirmed in rows:
         key = (via, gpu.slug if gpu else "", language)
@@ -223,9 +222,7 @@ def test_the_migration_adds_the_fields_to_a_filled_database(migrations_rolled_ba
 
 def test_the_signups_export_carries_the_gpu_page_and_business_confirmation(client, launch_content, django_user_model):
     h100 = GPU.objects.get(slug="h100-sxm")
-    signup = Signup.objects.create(email="ana@example.com", currency="EUR", language="es", gpu=h100, gpu_count=8,
-                                   via="calculator", for_business=True, consent_text_version="renter-1",
-                                   consent_language="es", source_path="/es/")
+    signup = factories.signup(gpu=h100, gpu_count=8, via="calculator", for_business=True)
     client.force_login(django_user_model.objects.create_superuser("founder", "f@example.com", "a-long-pass-1"))
     response = client.post(reverse("admin:signups_signup_changelist"),
                            {"action": "export_csv", "_selected_action": [signup.pk]})

@@ -32,12 +32,9 @@ from providers.models import ProviderApplication
 from signups import rate_limit
 from signups.models import Signup, WaitlistRequest
 
-from .. import servers
+from .. import factories, servers
 from ..localized_urls import url_in
 from ..signup_helpers import confirmation_path, provider_data, run_mail_worker, signup_data
-
-CONSENT = {"consent_text_version": "renter-1", "privacy_policy_version": "1.0", "consent_language": "es",
-           "source_path": "/es/"}
 
 
 def sign_up(client, email, *, confirm=False):
@@ -97,17 +94,13 @@ def test_consent_evidence_applications_and_erasures_are_never_purged(client, lau
 
 def test_a_signup_given_a_fresh_link_or_a_mail_still_on_its_way_is_kept(db):
     old = timezone.now() - timedelta(days=40)
-    fresh_link = Signup.objects.create(email="fresh@example.com", currency="EUR", language="es",
-                                       signed_up_at=old, confirmation_token_hash="x" * 64,
-                                       confirmation_expires_at=timezone.now() + timedelta(days=2), **CONSENT)
-    waiting = Signup.objects.create(email="waiting@example.com", currency="EUR", language="es",
-                                    signed_up_at=old, **CONSENT)
-    OutboxEmail.objects.create(recipient=waiting.email, subject="s", body="b", language="es",
-                               link_kind="signup", link_row_id=waiting.pk, created_at=old)
-    given_up = Signup.objects.create(email="given-up@example.com", currency="EUR", language="es",
-                                     signed_up_at=old, **CONSENT)
-    OutboxEmail.objects.create(recipient=given_up.email, subject="s", body="b", language="es",
-                               link_kind="signup", link_row_id=given_up.pk, created_at=old, next_attempt_at=None)
+    fresh_link = factories.signup(signed_up_at=old, confirmation_token_hash="x" * 64,
+                                  confirmation_expires_at=timezone.now() + timedelta(days=2))
+    waiting = factories.signup(signed_up_at=old)
+    factories.outbox_email(recipient=waiting.email, link_kind="signup", link_row_id=waiting.pk, created_at=old)
+    given_up = factories.signup(signed_up_at=old)
+    factories.outbox_email(recipient=given_up.email, link_kind="signup", link_row_id=given_up.pk, created_at=old,
+                           next_attempt_at=None)
 
     purged = purge_unconfirmed()
     assert (purged.signups, purged.mails) == (1, 1)
@@ -115,12 +108,9 @@ def test_a_signup_given_a_fresh_link_or_a_mail_still_on_its_way_is_kept(db):
 
 
 def test_old_waiting_requests_and_the_admin_history_of_purged_signups_go_too(db, admin_user):
-    WaitlistRequest.objects.create(email="old@example.com", currency="EUR", language="es",
-                                   received_at=timezone.now() - timedelta(days=31), **CONSENT)
-    WaitlistRequest.objects.create(email="new@example.com", currency="EUR", language="es",
-                                   received_at=timezone.now() - timedelta(days=29), **CONSENT)
-    pending = Signup.objects.create(email="pending@example.com", currency="EUR", language="es",
-                                    signed_up_at=timezone.now() - timedelta(days=31), **CONSENT)
+    factories.waitlist_request(email="old@example.com", received_at=timezone.now() - timedelta(days=31))
+    factories.waitlist_request(email="new@example.com", received_at=timezone.now() - timedelta(days=29))
+    pending = factories.signup(signed_up_at=timezone.now() - timedelta(days=31))
     LogEntry.objects.log_actions(admin_user.pk, [pending], CHANGE, single_object=True)
 
     assert purge_unconfirmed().requests == 1
@@ -129,10 +119,9 @@ def test_old_waiting_requests_and_the_admin_history_of_purged_signups_go_too(db,
 
 
 def test_the_command_says_what_it_deleted(db):
-    lapsed = Signup.objects.create(email="pending@example.com", currency="EUR", language="es",
-                                   signed_up_at=timezone.now() - timedelta(days=31), **CONSENT)
-    OutboxEmail.objects.create(recipient=lapsed.email, subject="s", body="b", language="es",
-                               link_kind="signup", link_row_id=lapsed.pk, sent_at=timezone.now(), next_attempt_at=None)
+    lapsed = factories.signup(signed_up_at=timezone.now() - timedelta(days=31))
+    factories.outbox_email(recipient=lapsed.email, link_kind="signup", link_row_id=lapsed.pk, sent_at=timezone.now(),
+                           next_attempt_at=None)
     out = io.StringIO()
     call_command("purge_unconfirmed", stdout=out)
     assert out.getvalue().strip() == (
@@ -176,10 +165,8 @@ def test_the_worker_loop_purges_once_an_hour(db, monkeypatch):
 
 @pytest.mark.multiprocess
 def test_the_running_worker_loop_deletes_a_lapsed_signup(transactional_db):
-    Signup.objects.create(email="lapsed@example.com", currency="EUR", language="es",
-                          signed_up_at=timezone.now() - timedelta(days=31), **CONSENT)
-    Signup.objects.create(email="recent@example.com", currency="EUR", language="es",
-                          signed_up_at=timezone.now() - timedelta(days=29), **CONSENT)
+    factories.signup(email="lapsed@example.com", signed_up_at=timezone.now() - timedelta(days=31))
+    factories.signup(email="recent@example.com", signed_up_at=timezone.now() - timedelta(days=29))
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "everx.settings.test",
            "DATABASE_URL": servers.test_database_url(),
            "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}

@@ -16,6 +16,7 @@ from optin.models import OutboxEmail
 from providers.models import ApplicationRequest, ProviderApplication
 from signups.models import Signup, WaitlistRequest
 
+from .. import factories
 from ..html import assert_page_heading
 from ..localized_urls import url_in
 from ..servers import collect_static, gunicorn_server
@@ -60,8 +61,7 @@ def test_a_multipart_form_without_a_file_is_accepted(client, launch_content):
 def test_staff_may_still_send_files_to_the_admin(client, launch_content):
     staff = get_user_model().objects.create_superuser("admin", "admin@example.com", "a-long-test-password")
     client.force_login(staff)
-    Signup.objects.create(email="ana@example.com", currency="EUR", language="es",
-                          consent_text_version="renter-1", consent_language="es", source_path="/es/")
+    factories.signup(email="ana@example.com")
     response = client.post(reverse("admin:signups_signup_changelist"), {
         "action": "export_csv", "_selected_action": list(Signup.objects.values_list("pk", flat=True)),
         "file": SimpleUploadedFile("prices.json", b"[]"),

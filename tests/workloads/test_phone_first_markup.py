@@ -11,12 +11,13 @@ import pytest
 from django.utils import timezone, translation
 
 from caching.content_version import content_changed
-from catalog.models import GPU, PricePoint
+from catalog.models import GPU
 from catalog.specs import spec_text
 from core.formatting import format_usd
 from storefront.price_ladder import price_ladder
 from workloads.models import Workload
 
+from .. import factories
 from ..html import fetch
 from ..launch_copy import launch_prices_dated
 from ..localized_urls import url_in
@@ -99,8 +100,8 @@ def test_the_7_day_change_carries_a_sign_and_a_colour_class(client, launch_conte
     cheaper, dearer, same = GPU.objects.get(slug="h100-sxm"), GPU.objects.get(slug="a100-sxm"), GPU.objects.get(
         slug="h200")
     for gpu, factor in ((cheaper, Decimal("1.25")), (dearer, Decimal("0.8")), (same, Decimal(1))):
-        PricePoint.objects.create(gpu=gpu, usd_per_hour=(gpu.price_usd_per_hour * factor).quantize(Decimal("0.01")),
-                                  time=earlier, source=PricePoint.Source.IMPORT)
+        factories.price_point(gpu=gpu, usd_per_hour=(gpu.price_usd_per_hour * factor).quantize(Decimal("0.01")),
+                              time=earlier)
     content_changed()
     for language in languages():
         cells = change_cells(client, language)
