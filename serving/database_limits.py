@@ -16,16 +16,15 @@ client) also bounds each query:
   attempt at a time tries again (``connect``): a request waits for one connect timeout at most, not one
   per query, and the other threads answer at once instead of all waiting on the same dead server;
 - a verified staff member's admin requests (the price import, the demand CSV) get DATABASE_STAFF_STATEMENT_TIMEOUT and
-  no lock timeout for the request (``StaffQueryLimitsMiddleware``), which are put back after it."""
+  no lock timeout for the request (``staff_query_limits``), which are put back after it."""
 import logging
 import threading
 import time
+from contextlib import contextmanager
 
 import psycopg
 from django.conf import settings
 from django.db import DatabaseError, connection
-
-from core.errors import service_unavailable
 
 logger = logging.getLogger(__name__)
 _request = threading.local()  # statement_timeout: this thread's request's own, while a staff request lifts it
@@ -116,34 +115,21 @@ def set_timeouts(statement, lock):
                        [str(milliseconds(statement)), str(milliseconds(lock))])
 
 
-class StaffQueryLimitsMiddleware:
-    """A verified staff member's admin request (the price import, the demand CSV: long, and rare) runs under
-    DATABASE_STAFF_STATEMENT_TIMEOUT and no lock timeout; its connection gets the web's limits back after it (or is
-    closed). Nothing happens outside the web server (``limit_web_queries``), nor to anyone else's request."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        self.admin_prefix = "/" + settings.ADMIN_URL
-
-    def __call__(self, request):
-        if not (_limited and request.path_info.startswith(self.admin_prefix)):
-            return self.get_response(request)
+@contextmanager
+def staff_query_limits():
+    """A verified staff member's admin request (the price import, the demand CSV: long, and rare) under
+    DATABASE_STAFF_STATEMENT_TIMEOUT and no lock timeout, in the web server only; its connection gets the web's limits
+    back after it (or is closed). ``staff.admin_site`` enters it around each admin view its user may see."""
+    if not _limited:
+        yield
+        return
+    set_timeouts(settings.DATABASE_STAFF_STATEMENT_TIMEOUT, 0)
+    _request.statement_timeout = settings.DATABASE_STAFF_STATEMENT_TIMEOUT
+    try:
+        yield
+    finally:
+        del _request.statement_timeout
         try:
-            user = request.user
-            staff = user.is_active and user.is_staff and getattr(user, "is_verified", lambda: False)()
-            if staff:
-                set_timeouts(settings.DATABASE_STAFF_STATEMENT_TIMEOUT, 0)
-        except DatabaseError as error:
-            logger.error("Database unavailable: %s", error)
-            return service_unavailable()
-        if not staff:
-            return self.get_response(request)
-        _request.statement_timeout = settings.DATABASE_STAFF_STATEMENT_TIMEOUT
-        try:
-            return self.get_response(request)
-        finally:
-            del _request.statement_timeout
-            try:
-                set_timeouts(settings.DATABASE_STATEMENT_TIMEOUT, settings.DATABASE_LOCK_TIMEOUT)
-            except DatabaseError:
-                connection.close()  # a connection that keeps the staff's limits never serves a visitor
+            set_timeouts(settings.DATABASE_STATEMENT_TIMEOUT, settings.DATABASE_LOCK_TIMEOUT)
+        except DatabaseError:
+            connection.close()  # a connection that keeps the staff's limits never serves a visitor

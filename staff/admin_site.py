@@ -2,7 +2,7 @@
 the models; a step around an editor's save) instead of registering them again. Its login asks for a second factor
 (``staff.staff_login``) and is guarded by django-axes (``staff.login_lockout``)."""
 from collections.abc import Callable
-from functools import partial
+from functools import partial, wraps
 from typing import NamedTuple
 
 from django.conf import settings
@@ -14,6 +14,8 @@ from django.urls import path, reverse
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy
 from modeltranslation.utils import build_localized_fieldname
+
+from serving.database_limits import staff_query_limits
 
 
 class AddedView(NamedTuple):
@@ -129,6 +131,23 @@ class EverXAdminSite(admin.AdminSite):
     def has_permission(self, request):
         """Staff whose login passed the second factor (django_otp's ``is_verified``)."""
         return super().has_permission(request) and request.user.is_verified()
+
+    def admin_view(self, view, cacheable=False):
+        """Django's, whose view, for a user it lets in, runs under the staff's database limits in the web server
+        (``serving.database_limits.staff_query_limits``: the price import and the CSV files take long)."""
+        checked = super().admin_view(view, cacheable)
+
+        @wraps(checked)
+        def with_staff_limits(request, *args, **kwargs):
+            if not self.has_permission(request):
+                return checked(request, *args, **kwargs)  # the login page's redirect
+            with staff_query_limits():
+                response = checked(request, *args, **kwargs)
+                if hasattr(response, "render"):  # a TemplateResponse's queries run as it renders
+                    response.render()
+                return response
+
+        return with_staff_limits
 
     def register(self, model_or_iterable, admin_class=None, **options):
         """Every model admin's form and its inlines' forms place a model's own validation errors on fields the

@@ -107,8 +107,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Turns a login that django-axes refused into the lockout page (staff/login_lockout.py).
     "axes.middleware.AxesMiddleware",
-    # A verified staff member's admin requests get the staff's statement timeout in the web server (decision 30).
-    "serving.database_limits.StaffQueryLimitsMiddleware",
     # Last, so it sees a view's database errors first: a 503 page instead of a 500.
     "core.middleware.DatabaseUnavailableMiddleware",
 ]
