@@ -154,47 +154,40 @@ def ends_the_session_sql(table, *, at_commit):
     return create, drop
 
 
-@contextmanager
-def session_ended_on_insert(cluster, model, *, at_commit):
-    """In the module's cluster: every insert into ``model``'s table ends its session (``ends_the_session_sql``)."""
-    create, drop = ends_the_session_sql(model._meta.db_table, at_commit=at_commit)
-    with cluster.connect() as database:
-        database.execute(create)
-    try:
-        yield
-    finally:
+def in_the_cluster(cluster):
+    """Runs SQL in the module's cluster, on a connection of its own."""
+    def execute(sql):
         with cluster.connect() as database:
-            database.execute(drop)
+            database.execute(sql)
+    return execute
+
+
+def here(sql):
+    """Runs SQL in the suite's database (this test's, committed)."""
+    with connection.cursor() as cursor:  # after a failed commit, on a new connection
+        cursor.execute(sql)
 
 
 @contextmanager
-def commit_ends_the_session_here(model):
-    """In the suite's database (this test's, committed): a commit that inserted into ``model``'s table ends its
-    session, and fails."""
-    create, drop = ends_the_session_sql(model._meta.db_table, at_commit=True)
-    with connection.cursor() as cursor:
-        cursor.execute(create)
+def session_ended_on_insert(model, *, at_commit, execute):
+    """Every insert into ``model``'s table ends its session (``ends_the_session_sql``), in the database that
+    ``execute`` runs SQL in (``in_the_cluster``, ``here``)."""
+    create, drop = ends_the_session_sql(model._meta.db_table, at_commit=at_commit)
+    execute(create)
     try:
         yield
     finally:
-        with connection.cursor() as cursor:  # a new connection: the failed commit closed the other
-            cursor.execute(drop)
+        execute(drop)
 
 
-def test_a_signup_with_the_database_stopped_gets_a_503_not_a_thank_you(site):
+@pytest.mark.parametrize("failure", ["database stopped", "insert ends the session"])
+def test_a_signup_the_database_fails_gets_a_503_not_a_thank_you(site, failure):
+    """The server stopped, or its session ended under the insert (a signup request is one insert, committed as it
+    runs: the server going away then fails the insert)."""
     visitor = Browserless(site.url)
     path, fields = site.form(visitor, "de", "signups:signup", signup_data(language="de"))
-    with site.database_stopped():
-        response = visit(visitor, "POST", path, fields)
-    assert_unavailable_page(response, "de")
-    assert site.rows() == stored()
-
-
-def test_a_signup_whose_insert_loses_the_database_gets_a_503_not_a_thank_you(site):
-    """A signup request is one insert, committed as it runs: the server going away then fails the insert."""
-    visitor = Browserless(site.url)
-    path, fields = site.form(visitor, "de", "signups:signup", signup_data(language="de"))
-    with session_ended_on_insert(site.cluster, WaitlistRequest, at_commit=False):
+    with (site.database_stopped() if failure == "database stopped"
+          else session_ended_on_insert(WaitlistRequest, at_commit=False, execute=in_the_cluster(site.cluster))):
         response = visit(visitor, "POST", path, fields)
     assert_unavailable_page(response, "de")
     assert site.rows() == stored()
@@ -240,7 +233,7 @@ def test_a_failed_commit_gets_a_503_and_leaves_neither_row_nor_mail(site):
     commits is stored, and acknowledged, once."""
     visitor = Browserless(site.url)
     path, fields = site.form(visitor, "es", "providers:application", provider_data(email=PROVIDER_EMAIL))
-    with session_ended_on_insert(site.cluster, ApplicationRequest, at_commit=True):
+    with session_ended_on_insert(ApplicationRequest, at_commit=True, execute=in_the_cluster(site.cluster)):
         response = visit(visitor, "POST", path, fields)
     assert_unavailable_page(response, "es")
     assert site.rows() == stored()
@@ -261,7 +254,8 @@ def test_a_worker_whose_commit_fails_keeps_the_provider_request_for_its_next_pas
     from providers.applications import apply_requests
 
     client.post(url_in("es", "providers:application"), provider_data())
-    with commit_ends_the_session_here(ProviderApplication), pytest.raises(OperationalError, match=SESSION_ENDED):
+    with session_ended_on_insert(ProviderApplication, at_commit=True, execute=here), \
+            pytest.raises(OperationalError, match=SESSION_ENDED):
         apply_requests()
     assert ApplicationRequest.objects.count() == 1 and not ProviderApplication.objects.exists()
     assert apply_requests() == 1 and ProviderApplication.objects.count() == 1 and OutboxEmail.objects.count() == 1
@@ -274,7 +268,8 @@ def test_a_worker_whose_commit_fails_keeps_the_signup_request_for_its_next_pass(
     from signups.waitlist import apply_requests
 
     factories.waitlist_request()
-    with commit_ends_the_session_here(Signup), pytest.raises(OperationalError, match=SESSION_ENDED):
+    with session_ended_on_insert(Signup, at_commit=True, execute=here), \
+            pytest.raises(OperationalError, match=SESSION_ENDED):
         apply_requests()
     assert WaitlistRequest.objects.count() == 1 and not Signup.objects.exists()
     assert apply_requests() == 1 and Signup.objects.count() == 1 and OutboxEmail.objects.count() == 1
