@@ -17,8 +17,8 @@ from workloads.models import Workload
 
 from ..deck import squash
 from ..html import form_fields
+from ..http_visitors import PASSWORD, Browserless, create_editor, log_in, log_in_status, submit_signup
 from ..servers import collect_static, gunicorn_server, redis_process
-from .test_multi_server import PASSWORD, Browserless, create_editor, log_in, log_in_status, submit_signup
 
 pytestmark = pytest.mark.multiprocess
 

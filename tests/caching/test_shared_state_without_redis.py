@@ -14,8 +14,8 @@ from workloads.models import Workload
 
 from ..deck import squash
 from ..html import form_fields
+from ..http_visitors import PASSWORD, Browserless, create_editor, log_in, submit_signup
 from ..servers import collect_static, empty_database_cache, gunicorn_server
-from .test_multi_server import PASSWORD, Browserless, create_editor, log_in, submit_signup
 
 LIMIT = 3
 

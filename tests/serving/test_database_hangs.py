@@ -30,12 +30,11 @@ from optin.models import RequestOrigin
 from serving.database_limits import RETRY_AFTER_TIMEOUT_SECONDS
 from signups.models import Signup, WaitlistRequest
 
-from ..caching.test_multi_server import Browserless
 from ..html import form_fields
+from ..http_visitors import Browserless, assert_unavailable_page, visit
 from ..localized_urls import url_in
 from ..servers import collect_static, gunicorn_on, postgres_cluster
 from ..signup_helpers import signup_data
-from ..signups.test_signups_database_down import assert_unavailable_page, visit
 
 pytestmark = pytest.mark.multiprocess
 

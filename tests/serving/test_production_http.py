@@ -8,8 +8,8 @@ from django.db import connection
 
 from workloads.models import Workload
 
-from ..caching.test_multi_server import Browserless
 from ..html import Head
+from ..http_visitors import Browserless
 from ..localized_urls import url_in
 from ..servers import collect_static, shared_gunicorn_server
 

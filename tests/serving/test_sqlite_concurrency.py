@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from ..caching.test_multi_server import Browserless, submit_signup
+from ..http_visitors import Browserless, submit_signup
 from ..servers import PROJECT_DIR, collect_static, gunicorn_server, production_env
 
 pytestmark = pytest.mark.multiprocess

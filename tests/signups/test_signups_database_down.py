@@ -36,8 +36,8 @@ from providers.models import ApplicationRequest, ProviderApplication
 from signups.models import Signup, WaitlistRequest
 
 from .. import factories
-from ..caching.test_multi_server import Browserless
-from ..html import assert_page_heading, form_fields
+from ..html import form_fields
+from ..http_visitors import Browserless, assert_unavailable_page, visit
 from ..localized_urls import url_in
 from ..servers import collect_static, gunicorn_on, postgres_cluster
 from ..signup_helpers import provider_data, run_mail_worker, signup_data, smtp_server
@@ -54,32 +54,6 @@ PAST_THE_KEPT_VERSION = 1.2
 PROVIDER_EMAIL = "marta@computo.example.com"
 # What a visitor's signup or application leaves, whatever else it leads to.
 STORED = (WaitlistRequest, Signup, ApplicationRequest, ProviderApplication, RequestOrigin, OutboxEmail)
-
-
-class Answer:
-    """A real server's response, read as the tests read the test client's."""
-
-    def __init__(self, status, headers, body):
-        self.status_code, self.content = status, body.encode()
-        self.headers = {name.lower(): value for name, value in headers.items()}
-
-    def __getitem__(self, name):
-        return self.headers[name.lower()]
-
-    def has_header(self, name):
-        return name.lower() in self.headers
-
-
-def visit(visitor, method, path, fields=None):
-    return Answer(*visitor.request(method, path, fields))
-
-
-def assert_unavailable_page(response, language):
-    assert response.status_code == 503
-    assert int(response["Retry-After"]) > 0
-    assert "no-store" in response["Cache-Control"]
-    assert not response.has_header("Location")
-    assert_page_heading(response, language, "Temporarily unavailable")
 
 
 class Site:

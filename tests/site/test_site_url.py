@@ -8,8 +8,8 @@ import pytest
 from catalog.models import GPU
 from workloads.models import Workload
 
-from ..caching.test_multi_server import Browserless
 from ..html import Head
+from ..http_visitors import Browserless
 from ..localized_urls import url_in
 from ..servers import SITE_URL, collect_static, gunicorn_server
 from ..sitemap import parse_sitemap

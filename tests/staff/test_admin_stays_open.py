@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.urls import reverse
 
-from ..caching.test_multi_server import PASSWORD, Browserless, create_editor
 from ..editors import authenticator_code
 from ..html import form_fields
+from ..http_visitors import PASSWORD, Browserless, create_editor
 from ..servers import collect_static, gunicorn_server
 
 # Each failed login costs the server two PBKDF2 runs (the check, then Django's evening of its time): the hundred
