@@ -261,6 +261,17 @@ class PostgresCluster:
         database."""
         return psycopg.connect(host=str(self.folder), user="postgres", dbname="everx", autocommit=True)
 
+    def rows(self, models):
+        """How many rows each of ``models``' tables holds, by model name, read from the server itself."""
+        with self.connect() as database:
+            return {model.__name__: database.execute(f'SELECT count(*) FROM "{model._meta.db_table}"').fetchone()[0]
+                    for model in models}
+
+    def empty(self, models):
+        """``models``' tables emptied, and what refers to them."""
+        with self.connect() as database:
+            database.execute("TRUNCATE " + ", ".join(f'"{model._meta.db_table}"' for model in models) + " CASCADE")
+
     def manage(self, *command, **extra_env):
         """``manage.py *command`` with the production settings on this cluster."""
         env = production_env(DATABASE_URL=self.url, **extra_env)
@@ -279,3 +290,15 @@ def postgres_cluster():
         yield cluster
     finally:
         cluster.remove()
+
+
+@contextmanager
+def site_on_its_own_database(**extra_env):
+    """gunicorn with the production settings on a ``PostgresCluster`` of its own, migrated and loaded as a deploy
+    does, for a test that breaks the database under it: yields (its base URL, the cluster)."""
+    collect_static()
+    with postgres_cluster() as cluster:
+        for command in (["migrate", "--noinput", "-v0"], ["createcachetable"], ["load_launch_content"]):
+            cluster.manage(*command)
+        with gunicorn_on(DATABASE_URL=cluster.url, **extra_env) as url:
+            yield url, cluster

@@ -33,7 +33,7 @@ from signups.models import Signup, WaitlistRequest
 from ..html import form_fields
 from ..http_visitors import Browserless, assert_unavailable_page, visit
 from ..localized_urls import url_in
-from ..servers import collect_static, gunicorn_on, postgres_cluster
+from ..servers import site_on_its_own_database
 from ..signup_helpers import signup_data
 
 pytestmark = pytest.mark.multiprocess
@@ -56,13 +56,10 @@ class Site:
         return timed(visit, Browserless(self.url), "GET", url_in(language, view_name))
 
     def rows(self):
-        with self.cluster.connect() as database:
-            return {model.__name__: database.execute(f'SELECT count(*) FROM "{model._meta.db_table}"').fetchone()[0]
-                    for model in STORED}
+        return self.cluster.rows(STORED)
 
     def forget_visitors(self):
-        with self.cluster.connect() as database:
-            database.execute("TRUNCATE " + ", ".join(f'"{model._meta.db_table}"' for model in STORED) + " CASCADE")
+        self.cluster.empty(STORED)
 
     def end_the_sites_sessions(self):
         """Every session but the test's own ended, and gone: the site's threads keep no connection."""
@@ -139,15 +136,10 @@ def timed(function, *args):
 
 @pytest.fixture(scope="module")
 def running_site():
-    collect_static()
-    with postgres_cluster() as cluster:
-        for command in (["migrate", "--noinput", "-v0"], ["createcachetable"], ["load_launch_content"]):
-            cluster.manage(*command)
-        limits = {"DATABASE_CONNECT_TIMEOUT": str(CONNECT_TIMEOUT),
-                  "DATABASE_STATEMENT_TIMEOUT": str(STATEMENT_TIMEOUT),
-                  "DATABASE_LOCK_TIMEOUT": str(LOCK_TIMEOUT), "DATABASE_NO_ANSWER_GRACE": str(NO_ANSWER_GRACE)}
-        with gunicorn_on(DATABASE_URL=cluster.url, SIGNUP_RATE_LIMIT="1000", **limits) as url:
-            yield Site(url, cluster)
+    limits = {"DATABASE_CONNECT_TIMEOUT": str(CONNECT_TIMEOUT), "DATABASE_STATEMENT_TIMEOUT": str(STATEMENT_TIMEOUT),
+              "DATABASE_LOCK_TIMEOUT": str(LOCK_TIMEOUT), "DATABASE_NO_ANSWER_GRACE": str(NO_ANSWER_GRACE)}
+    with site_on_its_own_database(SIGNUP_RATE_LIMIT="1000", **limits) as (url, cluster):
+        yield Site(url, cluster)
 
 
 @pytest.fixture

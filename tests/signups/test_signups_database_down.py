@@ -39,7 +39,7 @@ from .. import factories
 from ..html import form_fields
 from ..http_visitors import Browserless, assert_unavailable_page, visit
 from ..localized_urls import url_in
-from ..servers import collect_static, gunicorn_on, postgres_cluster
+from ..servers import site_on_its_own_database
 from ..signup_helpers import provider_data, run_mail_worker, signup_data, smtp_server
 
 # The whole module: its site, set up once (``running_site``), is torn down in whichever of its tests runs last.
@@ -63,16 +63,11 @@ class Site:
         self.url, self.cluster = url, cluster
 
     def rows(self):
-        """How many rows each table of ``STORED`` holds, read from the server itself."""
-        with self.cluster.connect() as database:
-            return {model.__name__: database.execute(f'SELECT count(*) FROM "{model._meta.db_table}"').fetchone()[0]
-                    for model in STORED}
+        return self.cluster.rows(STORED)
 
     def forget_visitors(self):
         """Every table of ``STORED`` emptied (and what refers to them), and the mailboxes' budgets."""
-        tables = ", ".join(f'"{model._meta.db_table}"' for model in (*STORED, Mailbox))
-        with self.cluster.connect() as database:
-            database.execute(f"TRUNCATE {tables} CASCADE")
+        self.cluster.empty((*STORED, Mailbox))
 
     @contextmanager
     def database_stopped(self):
@@ -95,12 +90,8 @@ class Site:
 def running_site():
     """Set up once, in each pytest-xdist worker that runs a test of the site; the workers' tests run in this process,
     on the suite's database, without it."""
-    collect_static()
-    with postgres_cluster() as cluster:
-        for command in (["migrate", "--noinput", "-v0"], ["createcachetable"], ["load_launch_content"]):
-            cluster.manage(*command)
-        with gunicorn_on(DATABASE_URL=cluster.url, SIGNUP_RATE_LIMIT="1000") as url:
-            yield Site(url, cluster)
+    with site_on_its_own_database(SIGNUP_RATE_LIMIT="1000") as (url, cluster):
+        yield Site(url, cluster)
 
 
 @pytest.fixture
