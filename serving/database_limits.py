@@ -109,6 +109,11 @@ def limit_web_queries():
     _limited = True
 
 
+def web_server():
+    """Whether this process is the web server, whose queries are bounded (``limit_web_queries``)."""
+    return _limited
+
+
 def set_timeouts(statement, lock):
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false)",
@@ -118,11 +123,8 @@ def set_timeouts(statement, lock):
 @contextmanager
 def staff_query_limits():
     """A verified staff member's admin request (the price import, the demand CSV: long, and rare) under
-    DATABASE_STAFF_STATEMENT_TIMEOUT and no lock timeout, in the web server only; its connection gets the web's limits
+    DATABASE_STAFF_STATEMENT_TIMEOUT and no lock timeout, in the web server; its connection gets the web's limits
     back after it (or is closed). ``staff.admin_site`` enters it around each admin view its user may see."""
-    if not _limited:
-        yield
-        return
     set_timeouts(settings.DATABASE_STAFF_STATEMENT_TIMEOUT, 0)
     _request.statement_timeout = settings.DATABASE_STAFF_STATEMENT_TIMEOUT
     try:
