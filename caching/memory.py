@@ -41,8 +41,12 @@ def memory_cache():
     return caches["memory"]
 
 
-setting_changed.connect(lambda setting, **_arguments: setting == "CACHES" and memory_cache.cache_clear(),
-                        weak=False, dispatch_uid="caching-memory-cache")
+def forget_memory_cache(setting, **_signal_arguments):
+    if setting == "CACHES":  # a test's own caches
+        memory_cache.cache_clear()
+
+
+setting_changed.connect(forget_memory_cache, dispatch_uid="caching-memory-cache")
 
 
 class MemoryCache(BaseCache):
