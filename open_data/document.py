@@ -9,7 +9,8 @@ factor, interconnect, the derived figures' source) are the English ones.
 
 Schema 1.1 added, beside the 1.0 fields and without changing them: ``derived_specs`` (per-GPU figures derived
 from a vendor's system figure, for specs whose state stays "not_published"), ``derived_source`` and
-``price_source``; in the CSV, the same as columns after ``page``."""
+``price_source``; in the CSV, the same as columns after ``page``. Schema 1.2 added ``price_at_since`` to a
+GPU's price history: the price in force when its window opens, so that a price older than the window is not lost."""
 from datetime import UTC, datetime, time, timedelta
 
 from django.db.models import F, Window
@@ -24,7 +25,7 @@ from catalog.sizing_methods import SIZING_METHODS
 from catalog.specs import DERIVED_FIELDS, SPECS, SPECS_BY_KEY, derived_value, is_not_supported, spec_value
 from core.pages import absolute_url
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 # The data's licence, the same in every language (the documentation page translates what it means).
 LICENCE_URL = "https://creativecommons.org/licenses/by/4.0/"
 LICENCE = f"CC BY 4.0 ({LICENCE_URL}); attribution: EverXCloud"
@@ -165,9 +166,20 @@ def history_points(gpu_id, start, every_point_from):
     return older + list(points.filter(time__gte=every_point_from).values_list(*fields))
 
 
+def price_in_force(gpu_id, moment):
+    """(time, price, source) of the last point before ``moment``: the price in force then (None: there was none)."""
+    return (PricePoint.objects.filter(gpu_id=gpu_id, time__lt=moment).order_by("-time", "-pk")
+            .values_list("time", "usd_per_hour", "source").first())
+
+
+def point_entry(point):
+    moment, price, source = point
+    return {"time": utc_text(moment), "usd_per_hour": price, "source": source}
+
+
 def price_history_document(slug, since=None, today=None):
-    """A GPU's price points in its window (``history_window``), oldest first, in three queries however long its
-    history; None when no GPU has this slug."""
+    """A GPU's price points in its window (``history_window``), oldest first, and the price in force when the
+    window opens, in four queries however long its history; None when no GPU has this slug."""
     gpu = GPU.objects.filter(slug=slug).values("pk", "slug", "name").first()
     if gpu is None:
         return None
@@ -176,8 +188,8 @@ def price_history_document(slug, since=None, today=None):
         **header("prices"),
         "gpu": {"slug": gpu["slug"], "name": gpu["name"]},
         "window": {"since": utc_text(start), "all_points_since": utc_text(every_point_from)},
-        "points": [{"time": utc_text(moment), "usd_per_hour": price, "source": source}
-                   for moment, price, source in history_points(gpu["pk"], start, every_point_from)],
+        "price_at_since": point_entry(before) if (before := price_in_force(gpu["pk"], start)) else None,
+        "points": [point_entry(point) for point in history_points(gpu["pk"], start, every_point_from)],
     }
 
 

@@ -82,7 +82,8 @@ def gpus_by_slug(data):
 def test_the_gpu_file_validates_against_its_schema_and_lists_every_gpu(client, launch_content):
     data = fetch_json(client, GPUS_JSON)
     schema = validate_against_its_schema(client, data)
-    assert data["schema_version"] == "1.1"  # 1.1 added derived_specs, derived_source and price_source
+    # 1.1 added derived_specs, derived_source and price_source; 1.2 the price history's price_at_since.
+    assert data["schema_version"] == "1.2"
     assert "CC BY 4.0" in data["licence"] and "EverXCloud" in data["licence"]
     assert [entry["slug"] for entry in data["gpus"]] == list(GPU.objects.values_list("slug", flat=True))
     newest = max(GPU.objects.exclude(price_updated_at=None).values_list("price_updated_at", flat=True))
@@ -186,7 +187,7 @@ def test_a_gpu_without_history_has_no_points(client, launch_content):
     PricePoint.objects.filter(gpu=gpu).delete()
     data = fetch_json(client, f"/data/gpus/{gpu.slug}/prices.json")
     validate_against_its_schema(client, data)
-    assert data["points"] == []
+    assert data["points"] == [] and data["price_at_since"] is None
 
 
 def test_an_unknown_gpu_or_schema_is_a_json_404(client, launch_content):
@@ -371,11 +372,12 @@ def test_the_feeds_queries_do_not_grow_with_the_number_of_gpus(client, launch_co
     assert page_queries(client, path) == before
 
 
-def test_a_price_history_is_three_queries_however_long(client, launch_content, django_assert_num_queries):
-    """The GPU, each day's last point before the last 90 days (picked by the database), the last 90 days."""
+def test_a_price_history_is_four_queries_however_long(client, launch_content, django_assert_num_queries):
+    """The GPU, the price in force when the window opens, each day's last point before the last 90 days (picked by
+    the database), the last 90 days."""
     bump_content_version()  # a version under which no test rendered the history yet
     client.get(GPUS_JSON)  # the content version read once
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert client.get("/data/gpus/h100-sxm/prices.json").status_code == 200
     gpu = GPU.objects.get(slug="h100-sxm")
     now = datetime.now(UTC)
@@ -383,7 +385,7 @@ def test_a_price_history_is_three_queries_however_long(client, launch_content, d
                                               usd_per_hour=Decimal("2.00") + n % 50 / Decimal(100))
                                    for n in range(1, 2000))
     bump_content_version()
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert client.get("/data/gpus/h100-sxm/prices.json").status_code == 200
 
 
@@ -448,6 +450,9 @@ def test_the_price_history_is_the_last_year_with_each_days_last_price_before_90_
     data = history_points(client, gpu.slug)
     assert data["window"] == {"since": text(today - timedelta(days=365)),
                               "all_points_since": text(today - timedelta(days=90))}
+    # The price in force when the window opens: the point before the year.
+    assert data["price_at_since"] == {"time": text(today - timedelta(days=400)), "usd_per_hour": Decimal("3.00"),
+                                      "source": "import"}
     assert [(point["time"], point["usd_per_hour"]) for point in data["points"]] == [
         (text(old_day + timedelta(hours=23)), Decimal("2.23")),  # that day's last price only
         (text(recent_day + timedelta(hours=2)), Decimal("2.40")),  # the last 90 days: every point
@@ -458,9 +463,25 @@ def test_the_price_history_is_the_last_year_with_each_days_last_price_before_90_
     assert longer["window"]["since"] == f"{since}T00:00:00Z"
     assert [point["usd_per_hour"] for point in longer["points"]] == [
         Decimal("3.00"), Decimal("2.23"), Decimal("2.40"), Decimal("2.30")]
+    assert longer["price_at_since"] is None  # no price before it
     recent = history_points(client, gpu.slug, f"?since={(today - timedelta(days=30)).date().isoformat()}")
     assert recent["window"]["all_points_since"] == recent["window"]["since"]
     assert [point["usd_per_hour"] for point in recent["points"]] == [Decimal("2.40"), Decimal("2.30")]
+    # The last of the four on the old day, not the day's first nor the year-old one.
+    assert recent["price_at_since"]["time"] == text(old_day + timedelta(hours=23))
+    assert recent["price_at_since"]["usd_per_hour"] == Decimal("2.23")
+
+
+def test_a_price_unchanged_for_longer_than_the_window_is_the_price_at_since(client, launch_content):
+    """A GPU whose one price (its launch price) is older than the default year still says what it costs."""
+    gpu = GPU.objects.get(slug="h100-sxm")
+    PricePoint.objects.filter(gpu=gpu).delete()
+    launch_day = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=500)
+    factories.price_point(gpu=gpu, time=launch_day, usd_per_hour=Decimal("2.99"), source="launch")
+    data = history_points(client, gpu.slug)
+    assert data["points"] == []
+    assert data["price_at_since"] == {"time": launch_day.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                      "usd_per_hour": Decimal("2.99"), "source": "launch"}
 
 
 @pytest.mark.parametrize("since", [
