@@ -1,4 +1,4 @@
-"""Whole pages, cached per content version, language and path (decisions 23, 24 and 29).
+"""Whole pages, cached per content version, UTC day, language and path (decisions 23, 24 and 29).
 
 A canonical page (no query string, or one of its view's presets: ``canonical_page``) is stored once, plain and
 gzip-compressed with an ETag, in this process's ``memory`` alias and in the shared ``pages`` alias, at most
@@ -28,9 +28,15 @@ ROW_OVERHEAD_BYTES = 200  # a database cache row besides its value: key, expiry,
 LOCK_SECONDS, POLL_SECONDS = 60, 0.05  # a lock whose holder died (or renders longer) is free after LOCK_SECONDS
 
 
-def has_room(version, size):
-    """Whether ``size`` more bytes fit under ``version``'s bound now; raises CacheUnavailable."""
-    return (shared_cache("get", f"page-bytes:{version}") or 0) + size <= settings.PAGE_CACHE_MAX_BYTES
+def page_generation():
+    """The content version and the UTC day: what a page shows of the time (a price's change over days, the feed's
+    window) is made again each day, as after a content change."""
+    return f"{content_version()}.{time.strftime('%Y%m%d', time.gmtime())}"
+
+
+def has_room(generation, size):
+    """Whether ``size`` more bytes fit under ``generation``'s bound now; raises CacheUnavailable."""
+    return (shared_cache("get", f"page-bytes:{generation}") or 0) + size <= settings.PAGE_CACHE_MAX_BYTES
 
 
 def cached_entry(key):
@@ -44,9 +50,9 @@ def cached_entry(key):
 
 def store_entry(key, entry):
     """In both tiers; the shared one counts its bytes as the database cache stores them (base64 of the pickle), and
-    the first page of a version empties it (earlier versions' pages are never asked for again)."""
+    the first page of a generation empties it (earlier generations' pages are never asked for again)."""
     memory_cache().set(key, entry)
-    counter = f"page-bytes:{key.split(':', 2)[1]}"  # page:<content version>:… (page_cache_key)
+    counter = f"page-bytes:{key.split(':', 2)[1]}"  # page:<generation>:… (page_cache_key)
     size = 4 * -(-len(pickle.dumps(entry, -1)) // 3) + len(key) + ROW_OVERHEAD_BYTES
     with contextlib.suppress(CacheUnavailable, ValueError):  # ValueError: the counter expired since it was added
         if shared_cache("add", counter, 0, timeout=settings.PAGE_CACHE_SECONDS):
@@ -67,7 +73,7 @@ def page_cache_key(request, language=None, query=()):
     """Only the parameters named in ``query`` count: a ``?utm_source=…`` is served the page already cached."""
     pairs = query_pairs_read(request, query)
     address = request.path + ("?" + urlencode(pairs) if pairs else "")
-    return f"page:{content_version()}:{language or get_language()}:{hashlib.sha256(address.encode()).hexdigest()}"
+    return f"page:{page_generation()}:{language or get_language()}:{hashlib.sha256(address.encode()).hexdigest()}"
 
 
 def canonical_page(response, query_pairs):

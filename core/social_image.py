@@ -19,8 +19,7 @@ from django.http import Http404, HttpResponse
 from django.urls import reverse
 from PIL import Image, ImageDraw, ImageFont
 
-from caching.content_version import content_version
-from caching.pages import cached_entry, has_room, store_entry
+from caching.pages import cached_entry, has_room, page_generation, store_entry
 from caching.shared import CacheUnavailable
 
 SALT = "social-image"
@@ -97,7 +96,7 @@ IMAGE_ROOM_BYTES = 64 * 1024
 
 def image_key(title, path):
     digest = hashlib.sha256(f"{DRAWING_DIGEST}\x00{title}\x00{path}".encode()).hexdigest()
-    return f"page:{content_version()}:social-image:{digest}"
+    return f"page:{page_generation()}:social-image:{digest}"
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,8 +1,12 @@
-"""Whole-page cache: keyed by language, path and content version; ETag and 304; a fresh CSP nonce on
-every response; every editor change seen at once."""
+"""Whole-page cache: keyed by language, path, content version and UTC day; ETag and 304; a fresh CSP nonce on
+every response; every editor change seen at once, and a new day too."""
 import gzip
+import json
 import re
+import urllib.request
+from datetime import date, timedelta
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from csp.middleware import CSPMiddleware
@@ -18,6 +22,7 @@ from workloads.models import Workload
 from ..deck import squash
 from ..html import Page, assert_page_heading
 from ..localized_urls import url_in
+from ..servers import gunicorn_server
 from ..serving.test_security_headers import assert_security_headers
 
 NONCE_IN_HEADER = re.compile(r"'nonce-([^']+)'")
@@ -173,3 +178,30 @@ def test_options_says_what_a_public_page_allows_and_sends_no_page(client, launch
     assert response.status_code == 200
     assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
     assert response.content == b""
+
+
+# Debian's faketime package (scripts/install-test-system-packages.sh): a server's clock, moved while it runs.
+LIBFAKETIME = next(Path("/usr/lib").glob("*/faketime/libfaketime.so.1"), None)
+
+
+@pytest.mark.multiprocess
+def test_a_page_cached_one_day_is_made_again_the_next_with_no_content_change(live_launch_content, tmp_path):
+    """gunicorn with the database cache and pages kept ten days: the price history's window (the last 365 days)
+    moves a day when the server's clock does, though no content changed; both days' files are served from the
+    cache once rendered."""
+    assert LIBFAKETIME, "libfaketime is missing: scripts/install-test-system-packages.sh installs it"
+    clock = tmp_path / "clock"  # read at every call of the clock
+    clock.write_text("+0d\n")
+    with gunicorn_server(LD_PRELOAD=str(LIBFAKETIME), FAKETIME_TIMESTAMP_FILE=str(clock), FAKETIME_NO_CACHE="1",
+                         PAGE_CACHE_SECONDS=str(10 * 86400)) as server:
+
+        def window_start():
+            with urllib.request.urlopen(f"{server}/data/gpus/h100-sxm/prices.json", timeout=30) as response:
+                return date.fromisoformat(json.load(response)["window"]["since"][:10]), response.headers["ETag"]
+
+        today, etag = window_start()
+        assert window_start() == (today, etag)  # cached
+        clock.write_text("+1d\n")
+        tomorrow, etag_tomorrow = window_start()
+        assert tomorrow == today + timedelta(days=1) and etag_tomorrow != etag
+        assert window_start() == (tomorrow, etag_tomorrow)
