@@ -1,4 +1,5 @@
-"""Counting a page's queries."""
+"""Counting a page's queries, and the shape of queries (their SQL, its values left out)."""
+import re
 from decimal import Decimal
 
 from django.db import connection
@@ -27,3 +28,12 @@ def add_test_gpus(count, listed_in=None):
         gpu = factories.gpu(vendor="Test", memory_gb=Decimal(16 + n), price_usd_per_hour=Decimal("1.00"))
         if listed_in is not None:
             listed_in.rows.create(gpu=gpu, order=100 + n)
+
+
+def query_shapes(queries):
+    """The SQL of each query, its values left out."""
+    shapes = []
+    for query in queries:
+        sql = re.sub(r"'(?:[^']|'')*'", "?", query["sql"])
+        shapes.append(re.sub(r"\b\d+(\.\d+)?\b", "?", sql))
+    return shapes

@@ -14,7 +14,7 @@ from alerts.models import PriceAlert
 from catalog.models import GPU
 from optin.models import OutboxEmail
 
-from .test_price_alerts import SLUG, change, confirmed_alert, import_price
+from .price_alert_steps import SLUG, change, confirmed_alert, import_price
 
 
 def alert_mails():

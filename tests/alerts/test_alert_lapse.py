@@ -19,7 +19,7 @@ from optin.outbox import send_due
 
 from ..html import assert_page_heading
 from ..signup_helpers import SAMPLE_UUID, link_pattern, path_of
-from .test_price_alerts import DELETE_LINK, confirmed_alert
+from .price_alert_steps import DELETE_LINK, ask, confirmed_alert
 
 RENEW_LINK = link_pattern("alerts:price_alert_renew", "token", "sample-token")
 LIFETIME, NOTICE = 180, 14
@@ -146,7 +146,6 @@ def test_unknown_renew_links_are_a_404_not_an_error(client, token):
 
 
 def test_the_renewal_gets_no_reminder_before_confirmation(client):
-    from .test_price_alerts import ask
     ask(client, "es")
     lapse.remind_and_lapse(100, now=PriceAlert.objects.get().created_at + timedelta(days=LIFETIME * 2))
     assert PriceAlert.objects.get().renewal_reminder_queued_at is None

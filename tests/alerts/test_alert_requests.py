@@ -16,8 +16,8 @@ from optin.models import ConsentRecord, OutboxEmail
 
 from .. import factories
 from ..localized_urls import url_in
+from ..queries import query_shapes
 from ..signup_helpers import run_mail_worker
-from ..signups.test_signups_mail_worker import query_shapes
 
 KNOWN = "known@example.com"
 

@@ -20,9 +20,9 @@ from signups.models import Signup
 from .. import factories
 from ..html import parse
 from ..localized_urls import url_in
+from ..queries import query_shapes
 from ..signup_helpers import UNSUBSCRIBE_LINK, run_mail_worker
-from ..signups.test_signups_mail_worker import query_shapes
-from .test_price_alerts import CONFIRM_LINK, SLUG, alert_data
+from .price_alert_steps import CONFIRM_LINK, SLUG, alert_data
 
 
 def with_list(language="es", **overrides):

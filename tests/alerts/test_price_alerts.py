@@ -6,7 +6,7 @@ import csv
 import email
 import email.policy
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -28,7 +28,7 @@ from alerts.amounts import amount_text, decimal_separator
 from alerts.models import PriceAlert
 from catalog import sizing
 from catalog.models import GPU
-from catalog.price_events import CurrentPriceChange, price_changed
+from catalog.price_events import price_changed
 from company.cached_record import operator_record
 from company.models import LegalPage
 from core.formatting import format_usd
@@ -36,62 +36,19 @@ from core.pages import absolute_url
 from optin.erasure import erase_person
 from optin.models import OutboxEmail
 from optin.retention import purge_unconfirmed
-from prices.price_import import MAX_PRICE_USD_PER_HOUR, import_prices
+from prices.price_import import MAX_PRICE_USD_PER_HOUR
 
 from .. import factories
 from ..html import Page, form_fields, parse
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
-from ..signup_helpers import SAMPLE_UUID, link_pattern, path_of, run_mail_worker, smtp_server, smtp_settings
-
-SLUG = "h100-sxm"
-CONFIRM_LINK = link_pattern("alerts:price_alert_confirm", "token", "sample-token")
-DELETE_LINK = link_pattern("alerts:price_alert_delete", "key", SAMPLE_UUID)
-
-
-def alert_data(language="es", **overrides):
-    data = {"email": "ana@example.com", "target": amount_text("2.50", language), "consent": "on"}
-    data.update(overrides)
-    return {key: value for key, value in data.items() if value is not None}
-
-
-def ask(client, language="es", slug=SLUG, **data):
-    """Post the form; the request it stored is then applied, as the mail worker's first chore does."""
-    response = client.post(url_in(language, "alerts:price_alert", slug=slug), alert_data(language, **data))
-    price_alerts.apply_requests()
-    return response
-
-
-def import_price(slug, price):
-    """One row through the price import, as the admin's upload or `manage.py import_prices` runs it."""
-    report = import_prices(f"gpu,usd_per_hour,time\n{slug},{price},{datetime.now(UTC).isoformat()}\n", "prices.csv")
-    assert report.applied and not report.refused, report.refused
-    return report
+from ..signup_helpers import SAMPLE_UUID, path_of, run_mail_worker, smtp_server, smtp_settings
+from .price_alert_steps import DELETE_LINK, SLUG, ask, change, confirm_link_of, confirmed_alert, import_price
 
 
 def received(mailbox):
     return [email.message_from_bytes(envelope.content, policy=email.policy.default)
             for envelope in mailbox.messages]
-
-
-def confirm_link_of(body):
-    return path_of(CONFIRM_LINK.search(body).group(0))
-
-
-def confirmed_alert(client, language="es", slug=SLUG, **data):
-    """An alert asked for through the form and confirmed through its mailed link (Django's test mailbox)."""
-    from django.core import mail
-
-    assert ask(client, language, slug, **data).status_code == 303
-    run_mail_worker()
-    assert client.post(confirm_link_of(mail.outbox[-1].body)).status_code == 200
-    alert = PriceAlert.objects.get(gpu__slug=slug, email=data.get("email", "ana@example.com"))
-    assert alert.confirmed_at is not None
-    return alert
-
-
-def change(gpu, new, old=None):
-    return CurrentPriceChange(gpu, old, new, timezone.now(), "import")
 
 
 # The whole way, through a real SMTP server and a real import.

@@ -13,7 +13,7 @@ from optin.models import ConsentRecord
 from signups.forms import default_currency
 from signups.models import Signup
 
-from ..alerts.test_price_alerts import CONFIRM_LINK
+from ..alerts.price_alert_steps import CONFIRM_LINK
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
 from ..signup_helpers import run_mail_worker

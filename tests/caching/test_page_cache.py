@@ -22,8 +22,8 @@ from workloads.models import Workload
 from ..deck import squash
 from ..html import Page, assert_page_heading
 from ..localized_urls import url_in
+from ..security_headers import assert_security_headers
 from ..servers import gunicorn_server
-from ..serving.test_security_headers import assert_security_headers
 
 NONCE_IN_HEADER = re.compile(r"'nonce-([^']+)'")
 

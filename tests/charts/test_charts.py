@@ -3,11 +3,9 @@ against the value of one column), on each GPU page a rank chart (memory, memory 
 geometry alone (nice ticks that cover the data, every mark inside the plot and in the order of its value,
 labels that overlap nothing, whole-number coordinates from exact inputs), then the pages in every language
 against figures this test works out itself from the GPUs' data file, then the queries."""
-import ast
 import csv
 import itertools
 import re
-import sys
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -34,6 +32,7 @@ from ..expected_sizing import BYTES_PER_PARAMETER, USABLE_SHARE, step_floor
 from ..html import fetch, parse
 from ..languages import LANGUAGES
 from ..localized_numbers import numbers_in
+from ..project_source import project_imports
 from ..queries import add_test_gpus, page_queries
 
 with open(GPUS_CSV, newline="", encoding="utf-8") as handle:
@@ -193,15 +192,6 @@ def test_scatter_refuses_floats_and_wraps_long_titles():
 CHARTS = Path(charts.__file__).resolve().parent
 # What a drawer may import besides the standard library: its own package and the exact numbers of core.
 ALLOWED_PROJECT_IMPORTS = {"charts", "core.exact_numbers"}
-
-
-def project_imports(source):
-    """The absolute modules ``source`` imports that are not in the standard library (relative imports are the
-    package's own)."""
-    for node in ast.walk(ast.parse(source)):
-        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-            [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
-        yield from (name for name in names if name.split(".")[0] not in sys.stdlib_module_names)
 
 
 @pytest.mark.parametrize("module", sorted(path.name for path in CHARTS.glob("*.py")))

@@ -11,10 +11,10 @@ from jsonschema import Draft202012Validator
 from core.formatting import format_usd_rate
 
 from .. import expected_estimates
+from ..feed_files import validate_against_its_schema
 from ..html import parse
 from ..localized_numbers import numbers_in
 from ..localized_urls import url_in
-from ..open_data.test_open_data import validate_against_its_schema
 
 INFERENCE_QUERIES = [
     {"size": "70", "weights": "fp8", "kv": "16", "input": "1000", "output": "500", "batch": "16"},

@@ -30,10 +30,10 @@ from number_input.reading import (
 )
 
 from .. import factories
-from ..charts.test_charts import project_imports
 from ..html import fetch
 from ..languages import LANGUAGES, TRANSLATED
 from ..localized_urls import url_in
+from ..project_source import project_imports
 
 BABEL_LOCALES = {"es": "es_ES", "pt": "pt_BR", "de": "de_DE", "en": "en_US"}
 # (group symbol, decimal symbol) as each language writes them.

@@ -40,6 +40,7 @@ from open_data.document import GPU_COUNTS
 from prices.price_import import import_prices
 
 from .. import factories
+from ..feed_files import fetch_json, validate_against_its_schema
 from ..html import Head, Page, parse
 from ..languages import LANGUAGES
 from ..localized_urls import url_in
@@ -52,24 +53,6 @@ GPUS_JSON, GPUS_CSV = "/data/gpus.json", "/data/gpus.csv"
 # What a browser sends with a script's request to another site.
 ELSEWHERE = {"Origin": "https://example.org"}
 FEED_SPECS = [spec for spec in SPECS if spec.key != "price_usd_per_hour"]
-
-
-def fetch_json(client, path, **headers):
-    response = client.get(path, headers=headers)
-    assert response.status_code == 200, path
-    assert response["Content-Type"].startswith(("application/json", "application/schema+json"))
-    # Decimals as written: a float would hide a number the writer rounded.
-    return json.loads(response.content, parse_float=Decimal)
-
-
-def validate_against_its_schema(client, data):
-    """``data`` validates against the schema it names, fetched from the site (which must be a valid schema)."""
-    assert data["schema"].startswith(settings.SITE_URL + "/")
-    schema = fetch_json(client, data["schema"].removeprefix(settings.SITE_URL))
-    Draft202012Validator.check_schema(schema)
-    assert schema["$id"] == data["schema"]
-    Draft202012Validator(schema).validate(data)
-    return schema
 
 
 def gpus_by_slug(data):

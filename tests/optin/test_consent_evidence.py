@@ -26,7 +26,7 @@ from signups import unsubscribing
 from signups.mails import CONFIRMATION_MAIL_VERSION as SIGNUP_MAIL_VERSION
 from signups.models import Signup
 
-from ..alerts.test_price_alerts import ask, confirm_link_of, confirmed_alert
+from ..alerts.price_alert_steps import ask, confirm_link_of, confirmed_alert
 from ..html import assert_page_heading
 from ..localized_urls import url_in
 from ..signup_helpers import confirmation_path, provider_data, run_mail_worker, signup_data, unsubscribe_path

@@ -19,8 +19,8 @@ from providers.models import ApplicationRequest, OfferedGPU, ProviderApplication
 
 from .. import factories
 from ..localized_urls import url_in
+from ..queries import query_shapes
 from ..signup_helpers import provider_data, run_mail_worker
-from ..signups.test_signups_mail_worker import query_shapes
 
 KNOWN = "marta@computo.example"
 CONSENT = {"consent_text_version": "provider-2", "consent_language": "es", "source_path": "/es/"}

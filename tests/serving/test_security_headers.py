@@ -9,22 +9,9 @@ import pytest
 from workloads.models import Workload
 
 from ..operator_record import operator_record_toml
+from ..security_headers import assert_security_headers
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
-
-
-def assert_security_headers(response):
-    csp = response["Content-Security-Policy"]
-    directives = dict(([*part.strip().split(" ", 1), ""])[:2] for part in csp.split(";"))
-    assert directives["default-src"] == "'none'"
-    assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
-    assert directives["frame-ancestors"] == "'none'"
-    assert directives["object-src"] == "'none'"
-    assert directives["base-uri"] == "'none'"
-    assert response["X-Content-Type-Options"] == "nosniff"
-    assert response["Referrer-Policy"] == "strict-origin-when-cross-origin"
-    assert response["Cross-Origin-Resource-Policy"] == "same-origin"
-    assert response["X-Frame-Options"] == "DENY"
 
 
 def test_headers_on_a_page(client, launch_content):

@@ -3,7 +3,6 @@ answers, signups and pages served by a real gunicorn stay fast, and no request e
 worker's attempt fails after EMAIL_TIMEOUT and the mail waits for the next. A new address and a known one
 get the same answer by the same queries: nothing tells whether an address is on the list."""
 import http.client
-import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -21,6 +20,7 @@ from workloads.models import Workload
 
 from .. import factories
 from ..localized_urls import url_in
+from ..queries import query_shapes
 from ..servers import collect_static, gunicorn_server
 from ..signup_helpers import (
     form_cookie_and_token,
@@ -101,15 +101,6 @@ def test_the_workers_attempt_against_a_hanging_mail_server_times_out_and_the_mai
     assert mail.sent_at is None and mail.attempts == 1 and "timed out" in mail.last_error
     assert timezone.now() < mail.next_attempt_at <= timezone.now() + timedelta(minutes=1)
     assert Signup.objects.get().email == "patient@example.com"
-
-
-def query_shapes(queries):
-    """The SQL of each query, its values left out."""
-    shapes = []
-    for query in queries:
-        sql = re.sub(r"'(?:[^']|'')*'", "?", query["sql"])
-        shapes.append(re.sub(r"\b\d+(\.\d+)?\b", "?", sql))
-    return shapes
 
 
 def test_a_new_and_a_known_address_get_the_same_answer_by_the_same_queries(client, launch_content):

@@ -7,7 +7,7 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-from .test_layers import LAYERS, PROJECT
+from ..project_source import LAYERS, PROJECT
 
 
 def admin_unregister_calls(source):

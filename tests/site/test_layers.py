@@ -1,5 +1,6 @@
 """The apps form layers and imports only point down: a lower app never imports a higher one, in Python or in a
-template (no URL and no template tag library of a higher app).
+template (no URL and no template tag library of a higher app). The layers, lowest first, are ``LAYERS`` of
+tests/project_source.py.
 
 The imports are read from the source (every ``import`` and ``from … import`` anywhere in a module,
 including those inside functions), so a lazy import does not slip past.
@@ -11,20 +12,7 @@ from pathlib import Path
 import pytest
 from django.urls import URLResolver, get_resolver
 
-PROJECT = Path(__file__).resolve().parents[2]
-# Lowest first: infrastructure, the company behind the site (the operator record and legal pages), the one
-# double opt-in every form that mails builds on (outbox, mail budget, erasure), GPUs and sizing, the open data
-# feed, workload pages, the forms (signups and provider applications, then the price alerts built on them),
-# the founders' demand figures (which read signups and alerts), and the composition on top.
-# Below core, the number input (number_input/, a plain package without Django) that core's formatting and form
-# fields build on, then the caching (caching/: pages, fragments and loaded content under the content version, which
-# core's page head, regions and social images use too). Just above core, the app server's parts (serving/: gunicorn's
-# worker, log redaction, /healthz) and the staff's side (staff/: the admin site every app's admin registers with, its
-# login, the Editors role); then the chart drawers (charts/, a plain package fed plain data); prices/ (the import and
-# the admin's price edit) just above the catalogue whose models it writes.
-LAYERS = ("number_input", "caching", "core", "serving", "staff", "charts", "company", "optin", "catalog", "prices",
-          "open_data",
-          "estimator", "workloads", "signups", "providers", "alerts", "demand", "storefront")
+from ..project_source import LAYERS, PROJECT
 
 
 def imported_modules(source):

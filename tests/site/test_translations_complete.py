@@ -7,11 +7,11 @@ from babel.messages.pofile import read_po
 from django.core.management import call_command
 
 from ..languages import TRANSLATED
-from .test_layers import LAYERS
+from ..project_source import LAYERS
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 PROJECT_DIR = LOCALE_DIR.parent
-# Where interface strings are marked: every layer (apps and plain packages alike, tests/site/test_layers.py), the
+# Where interface strings are marked: every layer (apps and plain packages alike, tests/project_source.py), the
 # project package and the templates.
 SOURCE_FOLDERS = ["everx", "templates", *LAYERS]
 

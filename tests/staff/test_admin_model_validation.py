@@ -31,7 +31,7 @@ from workloads.models import Workload, WorkloadColumn
 from ..editors import create_editor
 from ..html import form_fields
 from ..localized_urls import url_in
-from ..site.test_layers import LAYERS
+from ..project_source import LAYERS
 
 
 @dataclass
