@@ -11,7 +11,8 @@ busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat; }
 for round in $(seq "${ROUNDS:-1}"); do
   for tree in "${trees[@]}"; do
     before=$(busy); start=$(date +%s.%N)
-    out=$(make -s -C "$tree" "$target" PYTEST_ARGS="-q -p no:cacheprovider --durations=0" 2>&1 | tail -1)
+    # A run with failures is measured too (an older tree's tests may fail on a later date): its last line says so.
+    out=$(make -s -C "$tree" "$target" PYTEST_ARGS="-q -p no:cacheprovider --durations=0" 2>&1 | tail -1 || true)
     end=$(date +%s.%N); after=$(busy)
     awk -v t="$tree" -v r="$round" -v w="$(echo "$end - $start" | bc)" -v c="$(( after - before ))" \
         -v hz="$(getconf CLK_TCK)" -v o="$out" \
