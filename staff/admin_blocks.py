@@ -3,7 +3,16 @@ their order (its fields as declared: the order, the title, the text), with a tab
 from modeltranslation.admin import TranslationStackedInline
 
 
+def declared_fields(block_model):
+    """The block's own fields, in the order declared (not its page, nor the per-language copies of a text)."""
+    return [field.name for field in block_model._meta.concrete_fields
+            if field.editable and not field.primary_key and not field.is_relation
+            and not hasattr(field, "translated_field")]
+
+
 def block_inline(block_model):
+    # Declared, not left to Django: without ``fields`` an inline builds its formset twice per request, once to
+    # learn the fields (``InlineModelAdmin.get_fields``).
     return type(f"{block_model.__name__}Inline", (TranslationStackedInline,), {
-        "model": block_model, "extra": 0,
+        "model": block_model, "extra": 0, "fields": declared_fields(block_model),
     })

@@ -2,6 +2,7 @@
 from decimal import Decimal
 
 import pytest
+from django.contrib.admin.options import InlineModelAdmin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -12,6 +13,7 @@ from catalog.models import GPU
 from catalog.sizing_methods import SIZING_METHODS, method_label
 from catalog.specs import SPECS
 from core.formatting import format_model_size, format_number
+from storefront.models import LandingPage
 from workloads.models import Workload
 
 from ..deck import squash
@@ -171,3 +173,27 @@ def test_a_columns_spec_and_method_come_from_the_registries(admin_client_logged_
     lora = {"es": "LoRA sobre un modelo base de 16 bits (2,5 bytes por parámetro)",
             "de": "LoRA auf einem 16-Bit-Basismodell (2,5 Byte pro Parameter)"}[language]
     assert lora in dict(choices("method")).values()
+
+
+
+def test_a_pages_text_blocks_show_their_fields_in_every_language_and_each_formset_is_built_once(
+        admin_client_logged_in, launch_content, monkeypatch):
+    """The workload's and the landing page's block inlines (``staff.admin_blocks``): the order, the title and the
+    text in every language, each inline's formset built once a request (an inline without declared fields builds
+    it a second time to learn them)."""
+    built, real = [], InlineModelAdmin.get_formset
+
+    def counted(inline, request, obj=None, **kwargs):
+        built.append(type(inline).__name__)
+        return real(inline, request, obj, **kwargs)
+
+    monkeypatch.setattr(InlineModelAdmin, "get_formset", counted)
+    for obj, text in ((Workload.objects.get(key="llm-training"), "body"), (LandingPage.objects.get(), "answer")):
+        built.clear()
+        url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+        response = admin_client_logged_in.get(url)
+        assert response.status_code == 200
+        assert built and len(built) == len(set(built)), built
+        names = {element.attrs["name"].rsplit("-", 1)[-1] for element in parse(response.content.decode()).iter()
+                 if element.tag in ("input", "textarea") and "name" in element.attrs}
+        assert {"order", *(f"{text}_{language}" for language in LANGUAGES)} <= names, names
