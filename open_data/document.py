@@ -41,6 +41,8 @@ TEXT_LANGUAGE = "en"
 # render (``make bench-history-feed``).
 HISTORY_DEFAULT_DAYS = 365
 HISTORY_ALL_POINTS_DAYS = 90
+# A price point as the history gives it (``point_entry``).
+POINT_FIELDS = ("time", "usd_per_hour", "source")
 
 
 def utc_text(moment):
@@ -154,22 +156,21 @@ def history_points(gpu_id, start, every_point_from):
     and each UTC day's last one before it, picked by the database (a window function), so that only the points
     the file gives are read: two queries, however long the history."""
     points = PricePoint.objects.filter(gpu_id=gpu_id).order_by("time", "pk")
-    fields = ("time", "usd_per_hour", "source")
     older = []
     if start < every_point_from:
         older = list(
             points.filter(time__gte=start, time__lt=every_point_from)
             .annotate(rank_in_day=Window(RowNumber(), partition_by=TruncDate("time", tzinfo=UTC),
                                          order_by=(F("time").desc(), F("pk").desc())))
-            .filter(rank_in_day=1).values_list(*fields)
+            .filter(rank_in_day=1).values_list(*POINT_FIELDS)
         )
-    return older + list(points.filter(time__gte=every_point_from).values_list(*fields))
+    return older + list(points.filter(time__gte=every_point_from).values_list(*POINT_FIELDS))
 
 
 def price_in_force(gpu_id, moment):
     """(time, price, source) of the last point before ``moment``: the price in force then (None: there was none)."""
     return (PricePoint.objects.filter(gpu_id=gpu_id, time__lt=moment).order_by("-time", "-pk")
-            .values_list("time", "usd_per_hour", "source").first())
+            .values_list(*POINT_FIELDS).first())
 
 
 def point_entry(point):
